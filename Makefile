@@ -1,0 +1,54 @@
+# Needs only python3.11 and make; everything else is installed into .venv.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.DEFAULT_GOAL := help
+.PHONY: help venv run migrate test lint format bench clean
+
+help: ## Show this help
+	@echo "potdevin make targets:"
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when pyproject.toml changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e ".[dev]"
+	touch $@
+
+venv: $(STAMP) ## Create .venv and install the project with its dev tools
+
+migrate: venv ## Apply database migrations
+	$(BIN)/python manage.py migrate --noinput
+
+# The worker runs in the background; the trap stops it when runserver ends or on Ctrl-C.
+run: migrate ## Migrate, then serve on 127.0.0.1:8000 with a Celery worker
+	@$(BIN)/celery -A potdevin_site worker --concurrency 1 -l info & \
+	worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
+	trap 'exit 130' INT TERM; \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: venv ## ruff check, ruff format --check, mypy --strict on the engine
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict scoring/engine
+
+format: venv ## Fix what ruff can fix and format the code
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint ## Lint, then run the test suite
+	$(BIN)/pytest
+
+bench: venv ## Run the benchmarks (python -m bench)
+	$(BIN)/python -m bench
+
+clean: ## Remove caches and build files (keeps .venv and var/)
+	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts build dist *.egg-info

@@ -1,0 +1,1 @@
+"""Benchmarks: each module here with a ``main()`` is run by ``python -m bench``."""

@@ -1,0 +1,52 @@
+"""Run the benchmark modules: ``python -m bench [NAME ...]``.
+
+Every module in this package that defines ``main()`` runs, ``engine`` first,
+then the rest by name; give names to run only those.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+import bench
+
+FIRST = ("engine",)
+
+
+def discover() -> list[str]:
+    names = sorted(
+        info.name for info in pkgutil.iter_modules(bench.__path__) if not info.name.startswith("_")
+    )
+    return [n for n in FIRST if n in names] + [n for n in names if n not in FIRST]
+
+
+def run(selected: Sequence[str]) -> int:
+    available = discover()
+    unknown = [name for name in selected if name not in available]
+    if unknown:
+        print(f"unknown bench module(s): {', '.join(unknown)}", file=sys.stderr)
+        print(f"available: {', '.join(available) or 'none'}", file=sys.stderr)
+        return 2
+    names = list(selected) or available
+    status = 0
+    ran = 0
+    for name in names:
+        module = importlib.import_module(f"bench.{name}")
+        entry = getattr(module, "main", None)
+        if not callable(entry):
+            continue
+        print(f"== bench.{name}", flush=True)
+        ran += 1
+        result = entry()
+        if isinstance(result, int) and result != 0:
+            status = result
+    if ran == 0:
+        print("no bench modules with a main() found")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))

@@ -1,0 +1,1 @@
+# Players, games and rounds will live here.

@@ -1,0 +1,93 @@
+"""Build settings values from an environment mapping.
+
+Kept apart from settings.py so the rules can be tested with any mapping,
+without reloading Django settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+DEV_SECRET_KEY = "django-insecure-potdevin-local-development-only"
+
+DEFAULT_ALLOWED_HOSTS = ("localhost", "127.0.0.1", "[::1]", "testserver")
+
+# Writers wait for the lock (IMMEDIATE + timeout) instead of failing with
+# "database is locked"; WAL lets readers run beside the one writer.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {raw!r}")
+
+
+def env_list(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> list[str]:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_config(env: Mapping[str, str], var_dir: Path) -> dict[str, Any]:
+    """The default database: DATABASE_URL, else SQLite in var_dir."""
+    url = env.get("DATABASE_URL", "").strip()
+    if not url:
+        url = f"sqlite:///{(var_dir / 'potdevin.sqlite3').resolve()}"
+    config: dict[str, Any] = dict(dj_database_url.parse(url))
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    else:
+        config["CONN_MAX_AGE"] = 60
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def secret_key(env: Mapping[str, str], debug: bool) -> str:
+    key = env.get("SECRET_KEY", "").strip()
+    if debug:
+        return key or DEV_SECRET_KEY
+    if not key or key == DEV_SECRET_KEY:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    return key
+
+
+def celery_broker(env: Mapping[str, str], var_dir: Path) -> tuple[str, dict[str, Any]]:
+    """Broker URL and transport options; default: a folder queue under var_dir."""
+    url = env.get("CELERY_BROKER_URL", "").strip() or "filesystem://"
+    if not url.startswith("filesystem://"):
+        return url, {}
+    root = (var_dir / "celery").resolve()
+    # Producer writes to data_folder_out and the worker reads data_folder_in:
+    # both processes share these settings, so the two must be the same folder.
+    return url, {
+        "data_folder_in": str(root / "queue"),
+        "data_folder_out": str(root / "queue"),
+        "processed_folder": str(root / "processed"),
+        "control_folder": str(root / "control"),
+        "store_processed": False,
+    }
+
+
+def broker_folders(transport_options: Mapping[str, Any]) -> list[Path]:
+    keys = ("data_folder_in", "data_folder_out", "processed_folder", "control_folder")
+    return [Path(transport_options[key]) for key in keys if key in transport_options]

@@ -1,0 +1,48 @@
+"""The 52 character cards, as small integers for speed: index = character * 13 + value - 1."""
+
+from __future__ import annotations
+
+CHARACTERS = ("A", "P", "E", "U")  # Aldo, Pietra, Enzo, Ugo
+CHARACTER_NAMES = {"A": "Aldo", "P": "Pietra", "E": "Enzo", "U": "Ugo"}
+VALUES = range(1, 14)
+GUILDS = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
+GUILD_INDEX = {name: i for i, name in enumerate(GUILDS)}
+
+JOKER_VALUE = 1
+BONUS_VALUE = 2  # the +2 card
+MALUS_VALUE = 3  # the -2 card
+POT_DE_VIN_VALUE = 13
+NEUTRAL_VALUES = (JOKER_VALUE, BONUS_VALUE, MALUS_VALUE, POT_DE_VIN_VALUE)
+GUILD_VALUES = range(4, 13)
+
+CARD_COUNT = 52
+CARD_NAMES: tuple[str, ...] = tuple(f"{c}{v}" for c in CHARACTERS for v in VALUES)
+CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+CARD_BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
+ALL_CARDS_MASK = (1 << CARD_COUNT) - 1
+# Bit mask of every card of one character, to ask "does this hand hold the lead?" in one step.
+CHARACTER_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * c) for c in range(4))
+
+
+def card_character(index: int) -> int:
+    return index // 13
+
+
+def card_value(index: int) -> int:
+    return index % 13 + 1
+
+
+def is_guild_card(index: int) -> bool:
+    return 4 <= index % 13 + 1 <= 12
+
+
+def mask_of(indexes: list[int] | tuple[int, ...]) -> int:
+    mask = 0
+    for i in indexes:
+        mask |= 1 << i
+    return mask
+
+
+def cards_in(mask: int) -> list[int]:
+    """Card indexes present in ``mask``, in card order."""
+    return [i for i in range(CARD_COUNT) if mask >> i & 1]

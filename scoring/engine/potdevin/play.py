@@ -1,0 +1,683 @@
+"""Reading a Pot de Vin log: the header checks, the game state and the checked round.
+
+Every check raises ``LogError`` before the log is accepted; nothing here draws chance (the deal
+and the trump order are data in the log). Cards are small integers (see ``cards``) and sets of
+cards are bit masks, because replaying whole stored archives is a hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import reduce
+from operator import or_
+from typing import Any, TypeGuard
+
+from scoring.engine.errors import LogError
+from scoring.engine.potdevin.cards import (
+    ALL_CARDS_MASK,
+    CARD_BIT,
+    CARD_INDEX,
+    CARD_NAMES,
+    CHARACTER_MASKS,
+    CHARACTERS,
+    GUILD_INDEX,
+)
+from scoring.engine.potdevin.decks import BUILTIN_DECKS, Deck
+from scoring.engine.potdevin.rules import (
+    LOG_FORMAT,
+    SETUPS,
+    SIX_PLAYER_CYCLE,
+    TEAM_COUNTS,
+    TEAM_SIZE,
+    Setup,
+)
+
+DEFAULT_DECK_ID = "standard"
+# RINGS[n][s]: the seats of an n-player table clockwise from s (shared, never changed).
+RINGS = {n: tuple(tuple((s + k) % n for k in range(n)) for s in range(n)) for n in SETUPS}
+
+
+class State:
+    """The game after some rounds. Mutable for speed inside the engine; the public
+    ``apply_round`` works on a copy, so a state handed out is never changed."""
+
+    __slots__ = (
+        "setup",
+        "names",
+        "first_player",
+        "teams",
+        "deck",
+        "jokers",
+        "rings",
+        "hands",
+        "counts",
+        "gems",
+        "gems_won",
+        "gems_paid",
+        "gems_removed",
+        "won",
+        "rounds_won",
+        "played",
+        "trumps",
+        "cycle",
+        "pile",
+        "pile_order",
+        "starter",
+        "round_no",
+        "finished",
+        "failures",
+        "violations",
+        "rounds",
+    )
+
+    setup: Setup
+    names: list[str]
+    first_player: int
+    teams: list[list[int]] | None
+    deck: Deck
+    jokers: dict[int, list[str]] | None
+    rings: tuple[tuple[int, ...], ...]  # rings[s]: every seat clockwise starting at s
+    hands: list[int] | None  # bit mask per seat, when the deal is recorded
+    counts: list[int]  # cards in hand per seat
+    gems: list[int]  # gems in hand
+    gems_won: list[int]
+    gems_paid: list[int]
+    gems_removed: list[int]  # rules D2: gems left in a hand that ran out of cards
+    won: list[list[int]]  # cards won per seat, in the order taken
+    rounds_won: list[int]
+    played: int  # mask of cards played
+    trumps: int  # mask of cards revealed as trump
+    cycle: int  # 6 players: mask of trumps revealed in the current cycle of 4 rounds
+    pile: int  # mask of the trump pile when the log lets us know it, else 0
+    pile_order: list[int] | None  # 3-5 players: the recorded pile in reveal order
+    starter: int
+    round_no: int  # rounds played so far
+    finished: bool
+    # rules D4 without the deal: per seat, lead character -> [(round, card)] not followed yet
+    failures: list[dict[int, list[tuple[int, int]]]]
+    violations: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]  # one summary per round played (never changed once made)
+
+    def copy(self) -> State:
+        new = State()
+        # Immutable or never changed after the header: shared.
+        new.setup = self.setup
+        new.names = self.names
+        new.first_player = self.first_player
+        new.teams = self.teams
+        new.deck = self.deck
+        new.jokers = self.jokers
+        new.rings = self.rings
+        new.pile = self.pile
+        new.pile_order = self.pile_order
+        # Changed by rounds: copied.
+        new.hands = None if self.hands is None else list(self.hands)
+        new.counts = list(self.counts)
+        new.gems = list(self.gems)
+        new.gems_won = list(self.gems_won)
+        new.gems_paid = list(self.gems_paid)
+        new.gems_removed = list(self.gems_removed)
+        new.won = [list(w) for w in self.won]
+        new.rounds_won = list(self.rounds_won)
+        new.played = self.played
+        new.trumps = self.trumps
+        new.cycle = self.cycle
+        new.starter = self.starter
+        new.round_no = self.round_no
+        new.finished = self.finished
+        new.failures = [{ch: list(v) for ch, v in f.items()} for f in self.failures]
+        new.violations = list(self.violations)
+        new.rounds = list(self.rounds)  # round summaries are never changed once made
+        return new
+
+    @property
+    def player_count(self) -> int:
+        return self.setup.players
+
+
+def _malformed(message: str, *, round: int | None = None, seat: int | None = None) -> LogError:
+    return LogError("malformed", message, round=round, seat=seat)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return type(value) is int  # bool is an int subclass, and True is no seat
+
+
+def _card(name: Any, *, round: int | None = None, seat: int | None = None) -> int:
+    if type(name) is str and name in CARD_INDEX:
+        return CARD_INDEX[name]
+    if not isinstance(name, str):
+        raise _malformed(f"a card is written like 'A7', not {name!r}", round=round, seat=seat)
+    index = CARD_INDEX.get(name)
+    if index is None:
+        raise LogError(
+            "unknown_card", f"{name!r} is not a card (A1 to U13)", round=round, seat=seat
+        )
+    return index
+
+
+def _check_teams(teams: Any, n: int) -> list[list[int]] | None:
+    """Teams are pairs that share no side (rules: team play; D9 makes 6-player teams optional)."""
+    if teams is None:
+        return None
+    if n not in TEAM_COUNTS:
+        raise LogError("bad_teams", f"team play needs 4 or 6 players, not {n}")
+    if not isinstance(teams, list) or not all(
+        isinstance(t, list) and all(_is_int(s) for s in t) for t in teams
+    ):
+        raise _malformed("'teams' is null or a list of lists of seats, like [[0, 2], [1, 3]]")
+    if len(teams) != TEAM_COUNTS[n] or any(len(t) != TEAM_SIZE for t in teams):
+        raise LogError("bad_teams", f"{n} players play in {TEAM_COUNTS[n]} teams of {TEAM_SIZE}")
+    seats = sorted(s for t in teams for s in t)
+    if seats != list(range(n)):
+        raise LogError("bad_teams", f"every seat 0 to {n - 1} must be in exactly one team")
+    for a, b in teams:
+        if (a - b) % n in (1, n - 1):
+            raise LogError("bad_teams", f"teammates {a} and {b} sit side by side", seat=max(a, b))
+    return [list(t) for t in teams]
+
+
+def _check_hands(hands: Any, setup: Setup) -> list[int] | None:
+    if hands is None:
+        return None
+    if not isinstance(hands, Mapping):
+        raise _malformed("'hands' is null or an object from seat to its cards")
+    by_seat: dict[int, Any] = {}
+    for key, cards in hands.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() else key
+        if not _is_int(seat) or not 0 <= seat < setup.players:
+            raise LogError("bad_hands", f"'hands' names {key!r}, which is not a seat")
+        if seat in by_seat:
+            raise LogError("bad_hands", f"'hands' gives seat {seat} twice", seat=seat)
+        by_seat[seat] = cards
+    masks: list[int] = []
+    dealt = 0
+    try:
+        # Fast path for a well-formed deal; anything odd is explained by the careful loop below.
+        for seat in range(setup.players):
+            cards = by_seat[seat]
+            mask = reduce(or_, map(CARD_BIT.__getitem__, cards), 0)
+            if len(cards) != setup.hand or mask.bit_count() != len(cards) or dealt & mask:
+                break
+            dealt |= mask
+            masks.append(mask)
+        else:
+            return masks
+    except (KeyError, TypeError):
+        pass
+    masks = []
+    dealt = 0
+    for seat in range(setup.players):
+        cards = by_seat.get(seat)
+        if cards is None:
+            raise LogError("bad_hands", f"'hands' has no hand for seat {seat}", seat=seat)
+        if not isinstance(cards, list):
+            raise _malformed(f"the hand of seat {seat} is a list of cards", seat=seat)
+        if len(cards) != setup.hand:
+            raise LogError(
+                "bad_hands",
+                f"seat {seat} holds {len(cards)} cards; with {setup.players} players a hand "
+                f"is {setup.hand}",
+                seat=seat,
+            )
+        mask = 0
+        for name in cards:
+            bit = 1 << _card(name, seat=seat)
+            if dealt & bit or mask & bit:
+                raise LogError("duplicate_card", f"{name} is dealt twice", seat=seat)
+            mask |= bit
+        dealt |= mask
+        masks.append(mask)
+    return masks
+
+
+def _check_trump_pile(pile: Any, setup: Setup, dealt: int) -> list[int] | None:
+    if pile is None:
+        return None
+    if not isinstance(pile, list):
+        raise _malformed("'trump_pile' is null or a list of cards")
+    if len(pile) != setup.trump_pile:
+        raise LogError(
+            "bad_trump_pile",
+            f"with {setup.players} players the trump pile has {setup.trump_pile} cards, "
+            f"not {len(pile)}",
+        )
+    order: list[int] = []
+    seen = 0
+    for name in pile:
+        bit = 1 << _card(name)
+        if seen & bit:
+            raise LogError("duplicate_card", f"{name} is twice in the trump pile")
+        if dealt & bit:
+            raise LogError("duplicate_card", f"{name} is both dealt and in the trump pile")
+        seen |= bit
+        order.append(bit.bit_length() - 1)
+    return order
+
+
+def _check_jokers(jokers: Any, n: int) -> dict[int, list[str]] | None:
+    """Shape only: whether a placement obeys the Joker rules depends on the tableaux (D5)."""
+    if jokers is None:
+        return None
+    if not isinstance(jokers, Mapping):
+        raise _malformed("'jokers' is null or an object from seat to a list of guilds")
+    placement: dict[int, list[str]] = {}
+    for key, guilds in jokers.items():
+        seat = int(key) if isinstance(key, str) and key.isdigit() else key
+        if not _is_int(seat) or not 0 <= seat < n:
+            raise LogError("bad_joker_placement", f"'jokers' names {key!r}, which is not a seat")
+        if not isinstance(guilds, list) or not all(isinstance(g, str) for g in guilds):
+            raise _malformed(f"the Jokers of seat {seat} are a list of guild names", seat=seat)
+        for g in guilds:
+            if g not in GUILD_INDEX:
+                raise LogError("bad_joker_placement", f"{g!r} is not a guild", seat=seat)
+        placement[seat] = list(guilds)
+    return placement
+
+
+def check_jokers(jokers: Any, state: State) -> dict[int, list[str]] | None:
+    """Check the shape of an explicit Joker placement given after the log (e.g. at finish)."""
+    return _check_jokers(jokers, state.setup.players)
+
+
+def start_state(log: Any, deck: Deck | None = None) -> State:
+    """Check a log header and build the state before round 1 (``log["rounds"]`` is not read).
+
+    Raises ``LogError``: malformed, unsupported_format, bad_player_count, bad_first_player,
+    unknown_deck, bad_teams, bad_hands, bad_trump_pile, unknown_card, duplicate_card,
+    bad_joker_placement.
+    """
+    if not isinstance(log, Mapping):
+        raise _malformed("a log is a JSON object")
+    if log.get("format") != LOG_FORMAT:
+        raise LogError(
+            "unsupported_format", f"'format' must be {LOG_FORMAT!r}, not {log.get('format')!r}"
+        )
+    names = log.get("players")
+    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
+        raise _malformed("'players' is the list of player names in seat order")
+    setup = SETUPS.get(len(names))
+    if setup is None:
+        raise LogError("bad_player_count", f"Pot de Vin is for 3 to 6 players, not {len(names)}")
+    n = setup.players
+    first = log.get("first_player")
+    if not _is_int(first) or not 0 <= first < n:
+        raise LogError("bad_first_player", f"'first_player' must be a seat from 0 to {n - 1}")
+    if deck is None:
+        deck_id = log.get("deck", DEFAULT_DECK_ID)
+        if deck_id is None:
+            deck_id = DEFAULT_DECK_ID
+        if not isinstance(deck_id, str):
+            raise _malformed("'deck' is the id of a deck version")
+        found = BUILTIN_DECKS.get(deck_id)
+        if found is None:
+            raise LogError("unknown_deck", f"no deck {deck_id!r} is known to the engine")
+        deck = found
+    teams = _check_teams(log.get("teams"), n)
+    hands = _check_hands(log.get("hands"), setup)
+    dealt = 0
+    for mask in hands or ():
+        dealt |= mask
+    pile_order = _check_trump_pile(log.get("trump_pile"), setup, dealt)
+    if pile_order is not None:
+        pile = 0
+        for i in pile_order:
+            pile |= 1 << i
+    elif hands is not None:
+        pile = ALL_CARDS_MASK ^ dealt  # every card not dealt lies in the trump pile
+    else:
+        pile = 0
+    if setup.players == 6:
+        pile_order = None  # 6 players: the pile's order changes every cycle; only its set counts
+    st = State()
+    st.setup = setup
+    st.names = list(names)
+    st.first_player = first
+    st.teams = teams
+    st.deck = deck
+    st.jokers = _check_jokers(log.get("jokers"), n)
+    st.rings = RINGS[n]
+    st.hands = hands
+    st.counts = [setup.hand] * n
+    st.gems = [setup.gems] * n
+    st.gems_won = [0] * n
+    st.gems_paid = [0] * n
+    st.gems_removed = [0] * n
+    st.won = [[] for _ in range(n)]
+    st.rounds_won = [0] * n
+    st.played = 0
+    st.trumps = 0
+    st.cycle = 0
+    st.pile = pile
+    st.pile_order = pile_order
+    st.starter = first
+    st.round_no = 0
+    st.finished = False
+    st.failures = [{} for _ in range(n)]
+    st.violations = []
+    st.rounds = []
+    return st
+
+
+def _check_trump(st: State, trump: int, rno: int) -> None:
+    bit = 1 << trump
+    name = CARD_NAMES[trump]
+    if st.played & bit:
+        raise LogError("duplicate_card", f"the trump {name} was already played", round=rno)
+    if st.setup.players == 6:
+        if rno > SIX_PLAYER_CYCLE and not st.trumps & bit:
+            raise LogError(
+                "wrong_trump",
+                f"round {rno} reveals {name}, which is not one of the 4 trump cards of rounds 1-4",
+                round=rno,
+            )
+        if st.cycle & bit:
+            raise LogError(
+                "trump_reused", f"{name} was already revealed in this cycle of 4", round=rno
+            )
+    elif st.trumps & bit:
+        raise LogError("trump_reused", f"{name} was already revealed as trump", round=rno)
+    if st.pile_order is not None:
+        if st.pile_order[rno - 1] != trump:
+            expected = CARD_NAMES[st.pile_order[rno - 1]]
+            raise LogError(
+                "wrong_trump",
+                f"the recorded trump pile reveals {expected} in round {rno}, not {name}",
+                round=rno,
+            )
+    elif st.pile and not st.pile & bit:
+        raise LogError("wrong_trump", f"{name} is not in the trump pile", round=rno)
+
+
+class _Plays:
+    """What one round's plays come to, once checked: applied to the state by ``_commit``."""
+
+    __slots__ = ("lead", "winner", "winning_card", "seats", "cards", "passers", "offs")
+
+    def __init__(self) -> None:
+        self.lead = -1
+        self.winner = -1
+        self.winning_card = -1
+        self.seats: list[int] = []  # seats that played a card, in turn order
+        self.cards: list[int] = []  # the cards they played
+        self.passers: list[int] = []
+        self.offs: list[tuple[int, int]] = []  # (seat, card) off the lead, deal not recorded
+
+
+def play_round(st: State, rnd: Any) -> None:
+    """Check one round and apply it to ``st`` in place.
+
+    A failed check may leave ``st`` part-changed: callers that keep the state work on a copy.
+    Raises ``LogError``: too_many_rounds, malformed, unknown_card, duplicate_card, wrong_trump,
+    trump_reused, unknown_seat, out_of_turn, starter_passed, pass_without_gems, not_in_hand,
+    card_in_trump_pile, revoke.
+    """
+    rno = st.round_no + 1
+    if st.finished:
+        raise LogError(
+            "too_many_rounds",
+            f"the game ended after round {st.round_no}; round {rno} cannot be played",
+            round=rno,
+        )
+    if type(rnd) is not dict and not isinstance(rnd, Mapping):
+        raise _malformed("a round is an object with 'trump' and 'plays'", round=rno)
+    plays = rnd.get("plays")
+    if type(plays) is not list:
+        raise _malformed("'plays' is the list of actions in turn order", round=rno)
+    trump = _card(rnd.get("trump"), round=rno)
+    if st.setup.players == 6 and (rno - 1) % SIX_PLAYER_CYCLE == 0:
+        st.cycle = 0  # a new cycle: the 4 cards are shuffled into a new pile
+    _check_trump(st, trump, rno)
+    counts = st.counts
+    ring = st.rings[st.starter]
+    expected = list(ring) if min(counts) else [s for s in ring if counts[s]]
+    # The fast check accepts only rounds it can prove legal; anything else goes to the careful
+    # check, which finds the first broken rule in rule order for the error.
+    done = _fast_plays(st, plays, trump, expected) or _checked_plays(
+        st, plays, trump, expected, rno
+    )
+    _commit(st, rno, trump, expected, done)
+
+
+def _fast_plays(st: State, plays: list[Any], trump: int, expected: list[int]) -> _Plays | None:
+    if len(plays) != len(expected):
+        return None
+    hands = st.hands
+    gems = st.gems
+    blocked = st.pile | st.trumps | st.played | 1 << trump
+    trump_char = trump // 13
+    done = _Plays()
+    seats = done.seats
+    cards = done.cards
+    lead = -1
+    best_trump = best_lead = -1
+    trump_seat = lead_seat = -1
+    try:
+        for i, p in enumerate(plays):
+            seat = p["seat"]
+            if seat != expected[i] or type(seat) is not int:
+                return None
+            card = p.get("card")
+            if card is None:
+                if not i or p.get("pass") is not True or not gems[seat]:
+                    return None
+                done.passers.append(seat)
+                continue
+            ci = CARD_INDEX[card]
+            bit = 1 << ci
+            if blocked & bit or (len(p) != 2 and p.get("pass")):
+                return None
+            blocked |= bit
+            ch = ci // 13
+            if hands is not None:
+                held = hands[seat]
+                if not held & bit:
+                    return None
+                if i and ch != lead and held & CHARACTER_MASKS[lead]:
+                    return None
+            elif i and ch != lead:
+                done.offs.append((seat, ci))
+            if not i:
+                lead = ch
+            seats.append(seat)
+            cards.append(ci)
+            if ch == trump_char:
+                if ci > best_trump:
+                    best_trump, trump_seat = ci, seat
+            elif ch == lead and ci > best_lead:
+                best_lead, lead_seat = ci, seat
+    except (KeyError, TypeError, IndexError):
+        return None
+    done.lead = lead
+    if best_trump >= 0:
+        done.winner, done.winning_card = trump_seat, best_trump
+    else:
+        done.winner, done.winning_card = lead_seat, best_lead
+    return done
+
+
+def _checked_plays(
+    st: State, plays: list[Any], trump: int, expected: list[int], rno: int
+) -> _Plays:
+    counts = st.counts
+    gems = st.gems
+    hands = st.hands
+    n_expected = len(expected)
+    in_pile = st.pile | st.trumps | 1 << trump
+    seen = st.played
+    n = st.setup.players
+    trump_char = trump // 13
+    done = _Plays()
+    lead = -1
+    best_trump = best_lead = -1
+    trump_seat = lead_seat = -1
+    for i, p in enumerate(plays):
+        if not isinstance(p, Mapping):
+            raise _malformed("a play is an object with 'seat' and 'card' or 'pass'", round=rno)
+        seat = p.get("seat")
+        if not _is_int(seat):
+            raise _malformed("a play's 'seat' is a seat number", round=rno)
+        if not 0 <= seat < n:
+            raise LogError(
+                "unknown_seat", f"there is no seat {seat} at this table", round=rno, seat=seat
+            )
+        card = p.get("card")
+        if card is None:
+            if p.get("pass") is not True:
+                raise _malformed(
+                    "a play has either a 'card' or \"pass\": true", round=rno, seat=seat
+                )
+            if i >= n_expected or expected[i] != seat:
+                raise _out_of_turn(expected, i, seat, rno)
+            if i == 0:
+                raise LogError(
+                    "starter_passed",
+                    f"seat {seat} starts round {rno} and must play a card",
+                    round=rno,
+                    seat=seat,
+                )
+            if not gems[seat]:
+                raise LogError(
+                    "pass_without_gems",
+                    f"seat {seat} has no gem left to pay for a pass",
+                    round=rno,
+                    seat=seat,
+                )
+            done.passers.append(seat)
+            continue
+        if p.get("pass"):
+            raise _malformed("a play cannot both play a card and pass", round=rno, seat=seat)
+        ci = _card(card, round=rno, seat=seat)
+        if not counts[seat]:
+            raise LogError(
+                "not_in_hand",
+                f"seat {seat} has played every card of their hand; {card} cannot be theirs",
+                round=rno,
+                seat=seat,
+            )
+        if i >= n_expected or expected[i] != seat:
+            raise _out_of_turn(expected, i, seat, rno)
+        bit = 1 << ci
+        if in_pile & bit:
+            raise LogError(
+                "card_in_trump_pile", f"{card} lies in the trump pile", round=rno, seat=seat
+            )
+        if seen & bit:
+            raise LogError("duplicate_card", f"{card} was already played", round=rno, seat=seat)
+        if hands is not None and not hands[seat] & bit:
+            raise LogError(
+                "not_in_hand", f"{card} is not in the hand of seat {seat}", round=rno, seat=seat
+            )
+        ch = ci // 13
+        if i == 0:
+            lead = ch
+        elif ch != lead:
+            if hands is None:
+                done.offs.append((seat, ci))
+            elif hands[seat] & CHARACTER_MASKS[lead]:
+                raise LogError(
+                    "revoke",
+                    f"seat {seat} played {card} while holding a {CHARACTERS[lead]} card, the "
+                    f"lead character",
+                    round=rno,
+                    seat=seat,
+                )
+        seen |= bit
+        done.seats.append(seat)
+        done.cards.append(ci)
+        if ch == trump_char:
+            if ci > best_trump:
+                best_trump, trump_seat = ci, seat
+        elif ch == lead and ci > best_lead:
+            best_lead, lead_seat = ci, seat
+    if len(plays) < n_expected:
+        missing = expected[len(plays)]
+        raise LogError(
+            "out_of_turn", f"seat {missing} did not act in round {rno}", round=rno, seat=missing
+        )
+    done.lead = lead
+    # rules: the highest trump wins if any trump was played, else the highest lead card.
+    if best_trump >= 0:
+        done.winner, done.winning_card = trump_seat, best_trump
+    else:
+        done.winner, done.winning_card = lead_seat, best_lead
+    return done
+
+
+def _commit(st: State, rno: int, trump: int, expected: list[int], done: _Plays) -> None:
+    """Apply a checked round: the winner takes the cards, gems and (3-5 players) the trump."""
+    counts = st.counts
+    gems = st.gems
+    hands = st.hands
+    failures = st.failures
+    for s in done.passers:
+        gems[s] -= 1
+        st.gems_paid[s] += 1
+    for s, ci in done.offs:
+        failures[s].setdefault(done.lead, []).append((rno, ci))
+    played = st.played
+    for s, ci in zip(done.seats, done.cards, strict=True):
+        counts[s] -= 1
+        played |= 1 << ci
+        if hands is not None:
+            hands[s] ^= 1 << ci
+        elif failures[s]:
+            missed = failures[s].pop(ci // 13, None)
+            # rules D4: hands are never drawn, so this card was held all along.
+            for at, off in missed or ():
+                st.violations.append(
+                    {
+                        "code": "revoke",
+                        "round": at,
+                        "seat": s,
+                        "card": CARD_NAMES[off],
+                        "lead": CHARACTERS[ci // 13],
+                        "proof": {"round": rno, "card": CARD_NAMES[ci]},
+                    }
+                )
+    st.played = played
+    tbit = 1 << trump
+    st.trumps |= tbit
+    st.cycle |= tbit
+    taken = done.cards
+    if st.setup.winner_takes_trump:
+        taken = [*taken, trump]
+    winner = done.winner
+    st.won[winner].extend(taken)
+    pot = len(done.passers)
+    st.gems_won[winner] += pot
+    st.rounds_won[winner] += 1
+    for s in expected:
+        if not counts[s] and gems[s]:
+            st.gems_removed[s] += gems[s]  # rules D2
+            gems[s] = 0
+    st.round_no = rno
+    st.rounds.append(
+        {
+            "round": rno,
+            "trump": CARD_NAMES[trump],
+            "starter": expected[0],
+            "lead": CHARACTERS[done.lead],
+            "winner": winner,
+            "winning_card": CARD_NAMES[done.winning_card],
+            "cards": [CARD_NAMES[c] for c in taken],
+            "gems": pot,
+        }
+    )
+    # rules D2: the winner starts, or the next seat clockwise that still holds a card.
+    for s in st.rings[winner]:
+        if counts[s]:
+            st.starter = s
+            break
+    else:
+        st.finished = True  # rules D3: nobody holds a card
+    if rno == st.setup.rounds:
+        st.finished = True  # rules D3: the last trump card was used
+
+
+def _out_of_turn(expected: list[int], i: int, seat: int, rno: int) -> LogError:
+    if i < len(expected):
+        message = f"seat {expected[i]} acts at this point of round {rno}, not seat {seat}"
+    else:
+        message = f"every seat holding cards has acted in round {rno}; seat {seat} cannot"
+    return LogError("out_of_turn", message, round=rno, seat=seat)
