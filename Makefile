@@ -21,7 +21,22 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e ".[dev]"
 	touch $@
 
-venv: $(STAMP) ## Create .venv and install the project with its dev tools
+# The engine's hot modules compiled with mypyc, beside their sources. An accelerator only: where
+# no C compiler is found the same sources run as plain Python, and every test passes either way.
+ENGINE_SOURCES := $(wildcard scoring/engine/*.py scoring/engine/potdevin/*.py)
+ENGINE_STAMP := var/build/engine.stamp
+
+$(ENGINE_STAMP): $(STAMP) $(ENGINE_SOURCES)
+	@mkdir -p var/build
+	@if $(BIN)/python -m scoring.engine.build > var/build/engine.log 2>&1; then \
+		echo "engine compiled with mypyc"; \
+	else \
+		echo "engine not compiled (see var/build/engine.log): it runs as plain Python"; \
+		rm -f scoring/engine/*.so scoring/engine/potdevin/*.so; \
+	fi
+	@touch $@
+
+venv: $(STAMP) $(ENGINE_STAMP) ## Create .venv, install the project and its dev tools, build the engine
 
 migrate: venv ## Apply database migrations
 	$(BIN)/python manage.py migrate --noinput
@@ -43,12 +58,14 @@ format: venv ## Fix what ruff can fix and format the code
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: lint ## Lint, then run the test suite
+test: lint ## Lint, then run the test suite (and the engine tests again on the plain sources)
 	$(BIN)/pytest
+	POTDEVIN_PURE_ENGINE=1 $(BIN)/pytest -q tests/scoring/engine
 
 bench: venv ## Run the benchmarks (python -m bench)
 	$(BIN)/python -m bench
 
 clean: ## Remove caches and build files (keeps .venv and var/)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
-	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts build dist *.egg-info
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts build dist *.egg-info var/build
+	rm -f scoring/engine/*.so scoring/engine/potdevin/*.so

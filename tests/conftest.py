@@ -3,16 +3,67 @@
 Tests that need an outside service (PostgreSQL, Redis, ...) call the
 ``require_service`` fixture: the test is skipped when the service is not
 reachable, unless POTDEVIN_REQUIRE_SERVICES=1 (as in CI), where it fails.
+
+The engine may be compiled with mypyc beside its sources (``make``). With
+POTDEVIN_PURE_ENGINE=1 the tests import the plain Python sources instead, so
+both builds are tested; a compiled module older than its source fails the run
+rather than testing stale code.
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import os
 import socket
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 from urllib.parse import urlsplit
 
 import pytest
+
+ENGINE_DIR = Path(__file__).resolve().parents[1] / "scoring" / "engine"
+
+
+class _EngineSourcesOnly(importlib.abc.MetaPathFinder):
+    """Finds scoring.engine modules among .py files only, passing over compiled ones."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith("scoring.engine.") or path is None:
+            return None
+        loaders = [(importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)]
+        for entry in path:
+            spec = importlib.machinery.FileFinder(entry, *loaders).find_spec(fullname)
+            if spec is not None:
+                return spec
+        return None
+
+
+def _stale_compiled_modules() -> list[str]:
+    stale = []
+    for compiled in ENGINE_DIR.rglob("*.so"):
+        source = compiled.with_name(compiled.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > compiled.stat().st_mtime:
+            stale.append(str(source.relative_to(ENGINE_DIR.parents[1])))
+    return stale
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("POTDEVIN_PURE_ENGINE") == "1":
+        if any(name.startswith("scoring.engine") for name in sys.modules):
+            raise pytest.UsageError("scoring.engine was imported before the pure-engine switch")
+        sys.meta_path.insert(0, _EngineSourcesOnly())
+    else:
+        stale = _stale_compiled_modules()
+        if stale:
+            raise pytest.UsageError(
+                "the compiled engine is older than " + ", ".join(stale) + ": run `make venv` "
+                "to rebuild it, or set POTDEVIN_PURE_ENGINE=1"
+            )
 
 DEFAULT_PORTS = {
     "postgres": 5432,

@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-CHARACTERS = ("A", "P", "E", "U")  # Aldo, Pietra, Enzo, Ugo
-CHARACTER_NAMES = {"A": "Aldo", "P": "Pietra", "E": "Enzo", "U": "Ugo"}
-VALUES = range(1, 14)
-GUILDS = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
-GUILD_INDEX = {name: i for i, name in enumerate(GUILDS)}
+from typing import Final
 
-JOKER_VALUE = 1
-BONUS_VALUE = 2  # the +2 card
-MALUS_VALUE = 3  # the -2 card
-POT_DE_VIN_VALUE = 13
-NEUTRAL_VALUES = (JOKER_VALUE, BONUS_VALUE, MALUS_VALUE, POT_DE_VIN_VALUE)
-GUILD_VALUES = range(4, 13)
+CHARACTERS: Final = ("A", "P", "E", "U")  # Aldo, Pietra, Enzo, Ugo
+CHARACTER_NAMES: Final = {"A": "Aldo", "P": "Pietra", "E": "Enzo", "U": "Ugo"}
+VALUES: Final = range(1, 14)
+GUILDS: Final = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
+GUILD_INDEX: Final = {name: i for i, name in enumerate(GUILDS)}
 
-CARD_COUNT = 52
-CARD_NAMES: tuple[str, ...] = tuple(f"{c}{v}" for c in CHARACTERS for v in VALUES)
-CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
-CARD_BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
-ALL_CARDS_MASK = (1 << CARD_COUNT) - 1
+JOKER_VALUE: Final = 1
+BONUS_VALUE: Final = 2  # the +2 card
+MALUS_VALUE: Final = 3  # the -2 card
+POT_DE_VIN_VALUE: Final = 13
+NEUTRAL_VALUES: Final = (JOKER_VALUE, BONUS_VALUE, MALUS_VALUE, POT_DE_VIN_VALUE)
+GUILD_VALUES: Final = range(4, 13)
+
+CARD_COUNT: Final = 52
+CARD_NAMES: Final[tuple[str, ...]] = tuple(f"{c}{v}" for c in CHARACTERS for v in VALUES)
+CARD_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(CARD_NAMES)}
+CARD_BIT: Final[dict[str, int]] = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
+ALL_CARDS_MASK: Final = (1 << CARD_COUNT) - 1
 # Bit mask of every card of one character, to ask "does this hand hold the lead?" in one step.
-CHARACTER_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * c) for c in range(4))
+CHARACTER_MASKS: Final[tuple[int, ...]] = tuple(((1 << 13) - 1) << (13 * c) for c in range(4))
 
 
 def card_character(index: int) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from scoring.engine.errors import LogError
 from scoring.engine.potdevin.cards import (
@@ -18,7 +18,7 @@ from scoring.engine.potdevin.cards import (
     is_guild_card,
 )
 
-MAX_SYMBOLS_PER_CARD = 2
+MAX_SYMBOLS_PER_CARD: Final = 2
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def standard_layout() -> dict[str, list[str]]:
     return layout
 
 
-STANDARD_DECK = deck_from_dict(
+STANDARD_DECK: Final = deck_from_dict(
     {
         "id": "standard",
         "verified": False,
@@ -124,4 +124,4 @@ STANDARD_DECK = deck_from_dict(
     }
 )
 
-BUILTIN_DECKS: dict[str, Deck] = {STANDARD_DECK.id: STANDARD_DECK}
+BUILTIN_DECKS: Final[dict[str, Deck]] = {STANDARD_DECK.id: STANDARD_DECK}

@@ -8,9 +8,7 @@ cards are bit masks, because replaying whole stored archives is a hot path.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import reduce
-from operator import or_
-from typing import Any, TypeGuard
+from typing import Any, Final, TypeGuard
 
 from scoring.engine.errors import LogError
 from scoring.engine.potdevin.cards import (
@@ -32,9 +30,9 @@ from scoring.engine.potdevin.rules import (
     Setup,
 )
 
-DEFAULT_DECK_ID = "standard"
+DEFAULT_DECK_ID: Final = "standard"
 # RINGS[n][s]: the seats of an n-player table clockwise from s (shared, never changed).
-RINGS = {n: tuple(tuple((s + k) % n for k in range(n)) for s in range(n)) for n in SETUPS}
+RINGS: Final = {n: tuple(tuple((s + k) % n for k in range(n)) for s in range(n)) for n in SETUPS}
 
 
 class State:
@@ -196,7 +194,9 @@ def _check_hands(hands: Any, setup: Setup) -> list[int] | None:
         # Fast path for a well-formed deal; anything odd is explained by the careful loop below.
         for seat in range(setup.players):
             cards = by_seat[seat]
-            mask = reduce(or_, map(CARD_BIT.__getitem__, cards), 0)
+            mask = 0
+            for name in cards:
+                mask |= CARD_BIT[name]
             if len(cards) != setup.hand or mask.bit_count() != len(cards) or dealt & mask:
                 break
             dealt |= mask
@@ -616,7 +616,11 @@ def _commit(st: State, rno: int, trump: int, expected: list[int], done: _Plays) 
     for s, ci in done.offs:
         failures[s].setdefault(done.lead, []).append((rno, ci))
     played = st.played
-    for s, ci in zip(done.seats, done.cards, strict=True):
+    seats = done.seats
+    cards = done.cards
+    for k in range(len(seats)):
+        s = seats[k]
+        ci = cards[k]
         counts[s] -= 1
         played |= 1 << ci
         if hands is not None:

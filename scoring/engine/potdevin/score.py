@@ -40,11 +40,19 @@ class Tableau(NamedTuple):
     cards: int = 0  # cards won, trump cards and Jokers included (the D7 tie-break count)
 
     def as_dict(self) -> dict[str, int]:
-        out = dict(zip(GUILDS, self.guilds, strict=True))
-        out.update(
-            jokers=self.jokers, bonus=self.bonus, malus=self.malus, pot_de_vin=self.pot_de_vin
-        )
-        return out
+        g = self.guilds
+        return {
+            "nobles": g[0],
+            "artists": g[1],
+            "traders": g[2],
+            "workmen": g[3],
+            "knights": g[4],
+            "assassins": g[5],
+            "jokers": self.jokers,
+            "bonus": self.bonus,
+            "malus": self.malus,
+            "pot_de_vin": self.pot_de_vin,
+        }
 
 
 def tableau_of(cards: Sequence[int], deck: Deck, gems: int) -> Tableau:
@@ -72,7 +80,7 @@ def tableau_of(cards: Sequence[int], deck: Deck, gems: int) -> Tableau:
 
 
 def place_jokers(
-    columns: Sequence[int], jokers: int, stated: Sequence[str] | None, *, seat: int | None = None
+    columns: tuple[int, ...], jokers: int, stated: Sequence[str] | None, *, seat: int | None = None
 ) -> list[int]:
     """Guild indexes that receive a Joker.
 
@@ -120,7 +128,7 @@ def place_jokers(
 
 
 def score_unit(
-    columns: Sequence[int],
+    columns: tuple[int, ...],
     *,
     jokers: int,
     bonus: int,
@@ -128,25 +136,32 @@ def score_unit(
     pot_de_vin: int,
     gems: int,
     stated_jokers: Sequence[str] | None = None,
-    column_seats: Sequence[int | None] | None = None,
-    dropped: Sequence[list[dict[str, int]]] | None = None,
+    column_seats: list[int | None] | None = None,
+    dropped: list[list[dict[str, int]]] | None = None,
     seat: int | None = None,
 ) -> dict[str, Any]:
-    """The scorepad of one scoring unit (a player, or a team whose counted columns are given)."""
+    """The scorepad of one scoring unit (a player, or a team whose counted columns are given).
+
+    ``column_seats`` names, per guild, the seat whose column counted (teams); without it every
+    column is ``seat``'s."""
     placed = place_jokers(columns, jokers, stated_jokers, seat=seat)
     guilds: dict[str, Any] = {}
     guild_points = 0
     table = COLUMN_POINTS_UPTO_73
-    for g, name in enumerate(GUILDS):
+    for g in range(6):
+        symbols = columns[g]
         joker = g in placed
-        points = table[columns[g] + joker]
+        points = table[symbols + joker]
         guild_points += points
-        entry: dict[str, Any] = {"symbols": columns[g], "joker": joker, "points": points}
-        if column_seats is not None:
-            entry["seat"] = column_seats[g]
+        entry: dict[str, Any] = {
+            "symbols": symbols,
+            "joker": joker,
+            "points": points,
+            "seat": column_seats[g] if column_seats is not None else seat if symbols else None,
+        }
         if dropped is not None and dropped[g]:
             entry["dropped"] = dropped[g]
-        guilds[name] = entry
+        guilds[GUILDS[g]] = entry
     pdv_points = POT_DE_VIN_POINTS[min(pot_de_vin, len(POT_DE_VIN_POINTS) - 1)]
     total = (
         guild_points + bonus * BONUS_POINTS + malus * MALUS_POINTS + pdv_points + gems * GEM_POINTS
@@ -176,7 +191,6 @@ def score_player(tableau: Tableau, stated: Sequence[str] | None, seat: int) -> d
         pot_de_vin=tableau.pot_de_vin,
         gems=tableau.gems,
         stated_jokers=stated,
-        column_seats=[seat if n else None for n in tableau.guilds],
         seat=seat,
     )
 
@@ -203,7 +217,7 @@ def score_team(
         dropped.append([{"seat": s, "symbols": n} for n, s in held[1:]])
     team = [tableaux[s] for s in seats]
     return score_unit(
-        columns,
+        tuple(columns),
         jokers=sum(t.jokers for t in team),
         bonus=sum(t.bonus for t in team),
         malus=sum(t.malus for t in team),
@@ -216,23 +230,33 @@ def score_team(
     )
 
 
-def rank(keys: Sequence[tuple[int, int, int]]) -> tuple[list[int], list[str | None]]:
+def rank(keys: list[tuple[int, int, int]]) -> tuple[list[int], list[str | None]]:
     """rules D7: order by points, then cards won, then gems won; equal on all three share the
     place. Competition ranks (1, 2, 2, 4). Also says, per unit, what settled it against the
     units with the same points: None (nobody has the same points), "cards", "gems" or
     "shared"."""
-    descending = sorted(keys, reverse=True)
-    # Equal keys sit together, so the first one's position counts the units strictly ahead.
-    ranks = [descending.index(key) + 1 for key in keys]
-    points = [k[0] for k in keys]
-    points_cards = [k[:2] for k in keys]
+    n = len(keys)
+    ranks: list[int] = []
     why: list[str | None] = []
-    for key in keys:
-        if points.count(key[0]) == 1:
+    for i in range(n):
+        points, cards, gems = keys[i]
+        ahead = same_points = same_cards = same_all = 0
+        for j in range(n):
+            other = keys[j]
+            if other > keys[i]:
+                ahead += 1
+            if j != i and other[0] == points:
+                same_points += 1
+                if other[1] == cards:
+                    same_cards += 1
+                    if other[2] == gems:
+                        same_all += 1
+        ranks.append(ahead + 1)
+        if not same_points:
             why.append(None)
-        elif keys.count(key) > 1:
+        elif same_all:
             why.append("shared")
-        elif points_cards.count(key[:2]) > 1:
+        elif same_cards:
             why.append("gems")
         else:
             why.append("cards")

@@ -1,0 +1,43 @@
+"""The engine registry and the two ways the engine can be loaded (compiled or plain)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scoring.engine import ENGINES, LogError, engine_for_log, get_engine
+from scoring.engine.potdevin import play
+
+ENGINE_DIR = Path(__file__).resolve().parents[3] / "scoring" / "engine"
+
+
+def test_registry_is_keyed_by_game_id() -> None:
+    engine = get_engine("pot-de-vin")
+    assert engine.game_id == "pot-de-vin"
+    assert engine.log_format == "potdevin-log/1"
+    assert set(ENGINES) == {"pot-de-vin"}
+
+
+def test_unknown_game_has_no_engine() -> None:
+    with pytest.raises(KeyError, match="complots"):
+        get_engine("complots")
+
+
+def test_engine_for_log_picks_by_format() -> None:
+    assert engine_for_log({"format": "potdevin-log/1"}) is get_engine("pot-de-vin")
+    with pytest.raises(LogError) as err:
+        engine_for_log({"format": "complots-log/1"})
+    assert err.value.code == "unsupported_format"
+    with pytest.raises(LogError) as err:
+        engine_for_log(["not", "an", "object"])
+    assert err.value.code == "malformed"
+
+
+def test_tests_run_the_build_they_say() -> None:
+    compiled = any(ENGINE_DIR.rglob("play.*.so"))
+    if os.environ.get("POTDEVIN_PURE_ENGINE") == "1" or not compiled:
+        assert play.__file__.endswith("play.py")
+    else:
+        assert play.__file__.endswith(".so")
