@@ -44,10 +44,15 @@ class _EngineSourcesOnly(importlib.abc.MetaPathFinder):
 
 
 def _stale_compiled_modules() -> list[str]:
+    # Compiled code lives in the shared _native library; the per-module .so files are shims.
+    natives = list(ENGINE_DIR.glob("_native__mypyc*.so"))
+    if not natives:
+        return []
+    built = min(n.stat().st_mtime for n in natives)
     stale = []
-    for compiled in ENGINE_DIR.rglob("*.so"):
-        source = compiled.with_name(compiled.name.split(".")[0] + ".py")
-        if source.exists() and source.stat().st_mtime > compiled.stat().st_mtime:
+    for shim in ENGINE_DIR.rglob("*.so"):
+        source = shim.with_name(shim.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > built:
             stale.append(str(source.relative_to(ENGINE_DIR.parents[1])))
     return stale
 

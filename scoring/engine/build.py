@@ -18,6 +18,7 @@ MODULES = [
     "scoring/engine/potdevin/decks.py",
     "scoring/engine/potdevin/play.py",
     "scoring/engine/potdevin/score.py",
+    "scoring/engine/potdevin/sheet.py",
     "scoring/engine/potdevin/engine.py",
 ]
 

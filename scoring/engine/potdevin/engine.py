@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.engine.errors import LogError
-from scoring.engine.potdevin.decks import Deck
+from scoring.engine.potdevin.decks import STANDARD_DECK, Deck
 from scoring.engine.potdevin.play import State, check_jokers, play_round, start_state
-from scoring.engine.potdevin.rules import ENGINE_VERSION, GAME_ID, LOG_FORMAT, RESULT_FORMAT
-from scoring.engine.potdevin.score import score_table, tableau_of
+from scoring.engine.potdevin.rules import ENGINE_VERSION, GAME_ID, LOG_FORMAT
+from scoring.engine.potdevin.score import result_document, tableau_of
+from scoring.engine.potdevin.sheet import score_sheet
 
 
 class PotDeVinEngine:
@@ -38,6 +39,14 @@ class PotDeVinEngine:
         placement = state.jokers if jokers is None else check_jokers(jokers, state)
         return build_result(state, placement)
 
+    def score_tableaux(
+        self, sheet: Mapping[str, Any], *, deck: Deck | None = None
+    ) -> dict[str, Any]:
+        """Score a game known only by its final tableaux (scorepad mode), with the same scoring
+        and tie-breaks as a replayed game. Raises ``LogError`` (malformed, bad_player_count,
+        bad_teams, bad_tableau, bad_joker_placement)."""
+        return score_sheet(sheet, deck or STANDARD_DECK)
+
     def replay(self, log: Mapping[str, Any], *, deck: Deck | None = None) -> dict[str, Any]:
         """Replay a whole log. Raises ``LogError`` for an impossible log."""
         state = start_state(log, deck)
@@ -51,45 +60,32 @@ class PotDeVinEngine:
 
 def build_result(st: State, jokers: Mapping[int, list[str]] | None) -> dict[str, Any]:
     n = st.setup.players
-    tableaux = [tableau_of(st.won[s], st.deck, st.gems_won[s]) for s in range(n)]
-    table = score_table(tableaux, st.teams, jokers)
-    team_of = {s: i for i, t in enumerate(st.teams or ()) for s in t}
-    players = []
-    for s in range(n):
-        unit = table["by_seat"][s]
-        players.append(
+    return result_document(
+        deck_id=st.deck.id,
+        names=st.names,
+        teams=st.teams,
+        tableaux=[tableau_of(st.won[s], st.deck, st.gems_won[s]) for s in range(n)],
+        jokers=jokers,
+        live=[
             {
-                "seat": s,
-                "name": st.names[s],
-                "team": team_of.get(s),
-                "score": unit["score"],
-                "rank": unit["rank"],
-                "tiebreak": unit["tiebreak"],
-                "cards_won": tableaux[s].cards,
-                "gems_won": st.gems_won[s],
                 "rounds_won": st.rounds_won[s],
                 "cards_in_hand": st.counts[s],
                 "gems_in_hand": st.gems[s],
                 "gems_paid": st.gems_paid[s],
                 "gems_removed": st.gems_removed[s],
-                "tableau": tableaux[s].as_dict(),
-                "breakdown": unit["breakdown"],
             }
-        )
-    return {
-        "format": RESULT_FORMAT,
-        "game": GAME_ID,
-        "engine_version": ENGINE_VERSION,
-        "deck": st.deck.id,
-        "complete": st.finished,
-        "rounds_played": st.round_no,
-        "rounds_total": st.setup.rounds,
-        "players": players,
-        "teams": table["teams"],
-        "rounds": list(st.rounds),
-        "winners": table["winners"],
-        "violations": sorted(st.violations, key=lambda v: (v["round"], v["seat"])),
-    }
+            for s in range(n)
+        ],
+        complete=st.finished,
+        rounds_played=st.round_no,
+        rounds_total=st.setup.rounds,
+        rounds=list(st.rounds),
+        violations=sorted(st.violations, key=_by_round_and_seat),
+    )
+
+
+def _by_round_and_seat(violation: dict[str, Any]) -> tuple[int, int]:
+    return violation["round"], violation["seat"]
 
 
 ENGINE = PotDeVinEngine()

@@ -154,7 +154,17 @@ def _card(name: Any, *, round: int | None = None, seat: int | None = None) -> in
     return index
 
 
-def _check_teams(teams: Any, n: int) -> list[list[int]] | None:
+def check_players(names: Any) -> tuple[list[str], Setup]:
+    """The player names in seat order and the setup for that many players."""
+    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
+        raise _malformed("'players' is the list of player names in seat order")
+    setup = SETUPS.get(len(names))
+    if setup is None:
+        raise LogError("bad_player_count", f"Pot de Vin is for 3 to 6 players, not {len(names)}")
+    return list(names), setup
+
+
+def check_teams(teams: Any, n: int) -> list[list[int]] | None:
     """Teams are pairs that share no side (rules: team play; D9 makes 6-player teams optional)."""
     if teams is None:
         return None
@@ -255,7 +265,7 @@ def _check_trump_pile(pile: Any, setup: Setup, dealt: int) -> list[int] | None:
     return order
 
 
-def _check_jokers(jokers: Any, n: int) -> dict[int, list[str]] | None:
+def parse_jokers(jokers: Any, n: int) -> dict[int, list[str]] | None:
     """Shape only: whether a placement obeys the Joker rules depends on the tableaux (D5)."""
     if jokers is None:
         return None
@@ -277,7 +287,7 @@ def _check_jokers(jokers: Any, n: int) -> dict[int, list[str]] | None:
 
 def check_jokers(jokers: Any, state: State) -> dict[int, list[str]] | None:
     """Check the shape of an explicit Joker placement given after the log (e.g. at finish)."""
-    return _check_jokers(jokers, state.setup.players)
+    return parse_jokers(jokers, state.setup.players)
 
 
 def start_state(log: Any, deck: Deck | None = None) -> State:
@@ -293,12 +303,7 @@ def start_state(log: Any, deck: Deck | None = None) -> State:
         raise LogError(
             "unsupported_format", f"'format' must be {LOG_FORMAT!r}, not {log.get('format')!r}"
         )
-    names = log.get("players")
-    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
-        raise _malformed("'players' is the list of player names in seat order")
-    setup = SETUPS.get(len(names))
-    if setup is None:
-        raise LogError("bad_player_count", f"Pot de Vin is for 3 to 6 players, not {len(names)}")
+    names, setup = check_players(log.get("players"))
     n = setup.players
     first = log.get("first_player")
     if not _is_int(first) or not 0 <= first < n:
@@ -313,7 +318,7 @@ def start_state(log: Any, deck: Deck | None = None) -> State:
         if found is None:
             raise LogError("unknown_deck", f"no deck {deck_id!r} is known to the engine")
         deck = found
-    teams = _check_teams(log.get("teams"), n)
+    teams = check_teams(log.get("teams"), n)
     hands = _check_hands(log.get("hands"), setup)
     dealt = 0
     for mask in hands or ():
@@ -331,11 +336,11 @@ def start_state(log: Any, deck: Deck | None = None) -> State:
         pile_order = None  # 6 players: the pile's order changes every cycle; only its set counts
     st = State()
     st.setup = setup
-    st.names = list(names)
+    st.names = names
     st.first_player = first
     st.teams = teams
     st.deck = deck
-    st.jokers = _check_jokers(log.get("jokers"), n)
+    st.jokers = parse_jokers(log.get("jokers"), n)
     st.rings = RINGS[n]
     st.hands = hands
     st.counts = [setup.hand] * n

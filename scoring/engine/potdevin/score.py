@@ -7,7 +7,7 @@ two can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from scoring.engine.errors import LogError
 from scoring.engine.potdevin.cards import (
@@ -22,9 +22,12 @@ from scoring.engine.potdevin.decks import Deck
 from scoring.engine.potdevin.rules import (
     BONUS_POINTS,
     COLUMN_POINTS_UPTO_73,
+    ENGINE_VERSION,
+    GAME_ID,
     GEM_POINTS,
     MALUS_POINTS,
     POT_DE_VIN_POINTS,
+    RESULT_FORMAT,
 )
 
 
@@ -318,3 +321,61 @@ def score_table(
     if teams is not None:
         team_list = [{"team": i, **unit} for i, unit in enumerate(units)]
     return {"by_seat": by_seat, "teams": team_list, "winners": winners}
+
+
+# Per-seat counters only a replay knows; a scorepad sheet reports them as null.
+LIVE_FIELDS: Final = ("rounds_won", "cards_in_hand", "gems_in_hand", "gems_paid", "gems_removed")
+
+
+def result_document(
+    *,
+    deck_id: str,
+    names: list[str],
+    teams: list[list[int]] | None,
+    tableaux: list[Tableau],
+    jokers: Mapping[int, list[str]] | None,
+    live: list[dict[str, int]] | None,
+    complete: bool,
+    rounds_played: int,
+    rounds_total: int,
+    rounds: list[dict[str, Any]],
+    violations: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The result document (see docs/pot-de-vin-engine.md), scored from the tableaux."""
+    table = score_table(tableaux, teams, jokers)
+    team_of = {s: i for i, t in enumerate(teams or ()) for s in t}
+    players = []
+    for s, tableau in enumerate(tableaux):
+        unit = table["by_seat"][s]
+        player: dict[str, Any] = {
+            "seat": s,
+            "name": names[s],
+            "team": team_of.get(s),
+            "score": unit["score"],
+            "rank": unit["rank"],
+            "tiebreak": unit["tiebreak"],
+            "cards_won": tableau.cards,
+            "gems_won": tableau.gems,
+        }
+        if live is None:
+            for field in LIVE_FIELDS:
+                player[field] = None
+        else:
+            player.update(live[s])
+        player["tableau"] = tableau.as_dict()
+        player["breakdown"] = unit["breakdown"]
+        players.append(player)
+    return {
+        "format": RESULT_FORMAT,
+        "game": GAME_ID,
+        "engine_version": ENGINE_VERSION,
+        "deck": deck_id,
+        "complete": complete,
+        "rounds_played": rounds_played,
+        "rounds_total": rounds_total,
+        "players": players,
+        "teams": table["teams"],
+        "rounds": rounds,
+        "winners": table["winners"],
+        "violations": violations,
+    }
