@@ -56,6 +56,9 @@ def database_config(env: Mapping[str, str], var_dir: Path) -> dict[str, Any]:
     config: dict[str, Any] = dict(dj_database_url.parse(url))
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+        # A file, not Django's in-memory default: tests with real concurrent requests need
+        # SQLite's file locking, as in production.
+        config["TEST"] = {"NAME": str((var_dir / "test-potdevin.sqlite3").resolve())}
     else:
         config["CONN_MAX_AGE"] = 60
         config["CONN_HEALTH_CHECKS"] = True

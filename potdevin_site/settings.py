@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_results",
@@ -91,9 +93,30 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 
+# Anonymous clients read only when this is on; they never write.
+POTDEVIN_PUBLIC_READS = env_bool(ENV, "POTDEVIN_PUBLIC_READS", default=False)
+# Largest JSON body accepted (an import of many logs is the largest honest request).
+POTDEVIN_MAX_BODY_BYTES = int(ENV.get("POTDEVIN_MAX_BODY_BYTES", 8 * 1024 * 1024))
+DATA_UPLOAD_MAX_MEMORY_SIZE = POTDEVIN_MAX_BODY_BYTES
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # Token first, so an anonymous request gets 401 with a WWW-Authenticate header.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["potdevin_site.permissions.SignedInOrPublicReads"],
+    "DEFAULT_PARSER_CLASSES": ["potdevin_site.parsers.LimitedJSONParser"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "potdevin_site.pagination.CappedPagination",
+    "DEFAULT_THROTTLE_CLASSES": ["potdevin_site.permissions.WriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "writes": ENV.get("POTDEVIN_THROTTLE_WRITES", "600/min"),
+        "signin": ENV.get("POTDEVIN_THROTTLE_SIGNIN", "20/min"),
+    },
+    "EXCEPTION_HANDLER": "potdevin_site.exceptions.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

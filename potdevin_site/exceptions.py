@@ -1,0 +1,62 @@
+"""The API's one exception handler: every error is JSON with a stable ``code`` and a human
+``message``, plus ``round`` and ``seat`` where they apply (and ``fields`` for form errors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.db.models import ProtectedError
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.errors import GameConflict, RecordError
+from scoring.engine import LogError
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "payload_too_large"
+
+
+def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"code": code, "message": message, "round": None, "seat": None, **extra}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, LogError):
+        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RecordError):
+        code = status.HTTP_409_CONFLICT if isinstance(exc, GameConflict) else 400
+        return Response(exc.as_dict(), status=code)
+    if isinstance(exc, ProtectedError):
+        return Response(
+            _body("in_use", "it is used by stored games and cannot be deleted"),
+            status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    response = exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = _body(
+            "invalid", "The request is not valid: see fields.", fields=_plain(exc.detail)
+        )
+    else:
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        extra = {"wait": exc.wait} if isinstance(exc, exceptions.Throttled) else {}
+        response.data = _body(str(code), str(exc.detail), **extra)
+    return response
+
+
+def _plain(detail: Any) -> Any:
+    """DRF's error details as plain lists and dicts of strings."""
+    if isinstance(detail, dict):
+        return {str(k): _plain(v) for k, v in detail.items()}
+    if isinstance(detail, list):
+        return [_plain(v) for v in detail]
+    return str(detail)

@@ -1,0 +1,31 @@
+"""A JSON parser with a size limit: DRF reads the body as a stream, so Django's own
+DATA_UPLOAD_MAX_MEMORY_SIZE never applies to JSON."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import IO, Any
+
+from django.conf import settings
+from rest_framework.parsers import JSONParser
+
+from potdevin_site.exceptions import PayloadTooLarge
+
+
+class LimitedJSONParser(JSONParser):
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        limit = settings.POTDEVIN_MAX_BODY_BYTES
+        request = (parser_context or {}).get("request")
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if declared and str(declared).isdigit() and int(declared) > limit:
+            raise PayloadTooLarge(f"The request body is over {limit} bytes.")
+        body = stream.read(limit + 1)
+        if len(body) > limit:
+            raise PayloadTooLarge(f"The request body is over {limit} bytes.")
+        return super().parse(io.BytesIO(body), media_type, parser_context)
