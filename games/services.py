@@ -186,7 +186,12 @@ def scorepad_game_create(
 def _locked(game: Game) -> tuple[Game, list[Seat]]:
     """The game re-read under ``select_for_update`` (callers are inside ``atomic``), with its
     seats. Writers of one game queue here, so each sees the rounds the last one stored."""
-    locked = Game.objects.select_for_update().select_related("deck").get(pk=game.pk)
+    locked = (
+        Game.objects.select_for_update()
+        .select_related("deck")
+        .defer("result", "tableaux", "deck__cards")
+        .get(pk=game.pk)
+    )
     seats = list(locked.seats.select_related("player").order_by("seat"))
     return locked, seats
 
@@ -202,40 +207,36 @@ def _require_open(game: Game) -> None:
         raise GameConflict("game_finished", "the game is finished: reopen it to change it")
 
 
-def round_append(*, game: Game, round_data: dict[str, Any], number: int | None = None) -> Game:
+def round_append(
+    *, game: Game, round_data: dict[str, Any], number: int | None = None
+) -> tuple[Game, Round]:
     """Append the next round. ``number``, when given, must be the next round's number: a client
     that appends on a stale view gets ``round_conflict`` instead of a round it did not mean.
 
     Runs under ``select_for_update`` of the game. Raises ``LogError`` for an impossible round
     (nothing stored) and ``GameConflict``."""
-    with transaction.atomic():
-        game, seats = _locked(game)
-        _require_open(game)
-        rounds = adapters.round_logs(game)
-        expected = len(rounds) + 1
-        if number is not None and number != expected:
-            raise GameConflict(
-                "round_conflict",
-                f"round {number} cannot be appended: the game has {len(rounds)} rounds, so the "
-                f"next is {expected}",
-                round=number,
-            )
-        result = adapters.replay(game, seats, [*rounds, round_data])
-        try:
-            with transaction.atomic():
-                Round.objects.create(
-                    game=game,
-                    number=expected,
-                    trump=round_data["trump"],
-                    plays=round_data["plays"],
+    try:
+        with transaction.atomic():
+            game, seats = _locked(game)
+            _require_open(game)
+            rounds = adapters.round_logs(game)
+            expected = len(rounds) + 1
+            if number is not None and number != expected:
+                raise GameConflict(
+                    "round_conflict",
+                    f"round {number} cannot be appended: the game has {len(rounds)} rounds, so "
+                    f"the next is {expected}",
+                    round=number,
                 )
-        except IntegrityError as exc:  # only without row locks, as a last guard
-            raise GameConflict(
-                "round_conflict", f"round {expected} was stored meanwhile", round=expected
-            ) from exc
-        adapters.store_result(game, seats, result, final=False)
-        game.save(update_fields=["result", "engine_version", "updated_at"])
-    return game
+            result = adapters.replay(game, seats, [*rounds, round_data])
+            stored = Round.objects.create(
+                game=game, number=expected, trump=round_data["trump"], plays=round_data["plays"]
+            )
+            adapters.store_result(game, seats, result, final=False)
+            game.save(update_fields=["result", "engine_version", "updated_at"])
+    except IntegrityError as exc:  # the row lock makes this unreachable; the constraint is a guard
+        raise GameConflict("round_conflict", "that round was stored meanwhile") from exc
+    return game, stored
 
 
 def round_undo(*, game: Game) -> Game:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -16,17 +17,16 @@ LOG_META_FIELDS = ("played_on", "location", "notes")
 
 
 @lru_cache(maxsize=64)
-def _engine_deck(pk: int, key: str, cards_json: str) -> EngineDeck:
-    import json
-
-    return deck_from_dict({"id": key, "cards": json.loads(cards_json)})
+def _engine_deck(pk: int, key: str, created_at: datetime.datetime) -> EngineDeck:
+    cards = Deck.objects.values_list("cards", flat=True).get(pk=pk)
+    return deck_from_dict({"id": key, "cards": cards})
 
 
 def engine_deck(deck: Deck) -> EngineDeck:
-    """The engine's view of a deck version (cached: a version's cards never change)."""
-    import json
-
-    return _engine_deck(deck.pk, deck.key, json.dumps(deck.cards, sort_keys=True))
+    """The engine's view of a deck version, cached: a version's cards never change (services
+    create decks and never edit their cards). The creation time is in the key because a
+    rolled-back SQLite transaction can hand the same id to another deck."""
+    return _engine_deck(deck.pk, deck.key, deck.created_at)
 
 
 def game_log(

@@ -70,6 +70,7 @@ def pytest_configure(config: pytest.Config) -> None:
                 "to rebuild it, or set POTDEVIN_PURE_ENGINE=1"
             )
 
+
 DEFAULT_PORTS = {
     "postgres": 5432,
     "postgresql": 5432,

@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from games.api.views import DeckViewSet, GameViewSet, PlayerViewSet, TokenView
+from games.api.views import DeckViewSet, GameViewSet, MeView, PlayerViewSet, TokenView
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
@@ -11,5 +11,6 @@ router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("me/", MeView.as_view(), name="me"),
     path("", include(router.urls)),
 ]

@@ -22,6 +22,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
 
 from games import selectors, services
 from games.api.serializers import (
@@ -37,6 +38,7 @@ from games.api.serializers import (
     GameUpdateSerializer,
     ImportResponseSerializer,
     LogDocumentSerializer,
+    MeSerializer,
     PlayerSerializer,
     RoundAppendResponseSerializer,
     RoundInputSerializer,
@@ -61,6 +63,22 @@ ROUND_EXAMPLE = OpenApiExample(
     },
     request_only=True,
 )
+
+
+class MeView(APIView):
+    """The signed-in user, and the player linked to the account, if any."""
+
+    @extend_schema(operation_id="me", responses={200: MeSerializer, **errors(401)})
+    def get(self, request: Request) -> Response:
+        user = request.user
+        return Response(
+            {
+                "id": user.pk,
+                "username": user.get_username(),
+                "is_staff": user.is_staff,
+                "player": selectors.player_id_of(user),
+            }
+        )
 
 
 class TokenView(ObtainAuthToken):
@@ -216,7 +234,13 @@ class GameViewSet(
     def get_queryset(self) -> QuerySet[Game]:
         if self.action == "list":
             return selectors.game_list()
+        if self.request.method not in ("GET", "HEAD", "OPTIONS"):
+            return selectors.game_for_write()  # the services re-read it under a lock
         return selectors.game_detail_queryset()
+
+    def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        # DRF also filters in get_object(); the filters only mean something on the list.
+        return super().filter_queryset(queryset) if self.action == "list" else queryset
 
     def get_serializer_class(self) -> type[serializers.BaseSerializer[Game]]:
         if self.action == "list":
@@ -301,8 +325,17 @@ class GameViewSet(
                 {"documents": [f"send 1 to {MAX_IMPORT_DOCUMENTS} log documents"]}
             )
         games = services.game_import(owner=request.user, documents=documents)
-        listed = selectors.game_list().filter(pk__in=[g.pk for g in games]).order_by("id")
-        body = {"games": GameListSerializer(listed, many=True).data}
+        body = {
+            "games": [
+                {
+                    "id": g.pk,
+                    "status": g.status,
+                    "player_count": g.player_count,
+                    "winners": (g.result or {}).get("winners", []),
+                }
+                for g in games
+            ]
+        }
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: LogDocumentSerializer, **errors(401, 404, 409)})
@@ -358,12 +391,11 @@ class GameViewSet(
         game = self._game_for_write()
         serializer = RoundInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        game = services.round_append(
+        game, stored = services.round_append(
             game=game,
             round_data=serializer.round_data(),
             number=serializer.validated_data.get("number"),
         )
-        stored = game.rounds.order_by("-number").first()
         body = {"round": RoundSerializer(stored).data, "result": game.result}
         return Response(body, status=status.HTTP_201_CREATED)
 
