@@ -7,13 +7,13 @@ from games.models import Deck, Game, Player, Round, Seat
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin[Player]):
+class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
 
 
 @admin.register(Deck)
-class DeckAdmin(admin.ModelAdmin[Deck]):
+class DeckAdmin(admin.ModelAdmin):
     list_display = ["key", "game_type", "verified", "created_at"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -22,14 +22,14 @@ class DeckAdmin(admin.ModelAdmin[Deck]):
         return ["key", "cards", "created_by"] if obj is not None else []
 
 
-class SeatInline(admin.TabularInline[Seat, Game]):
+class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     readonly_fields = ["seat", "player", "team", "score", "rank"]
     can_delete = False
 
 
-class RoundInline(admin.TabularInline[Round, Game]):
+class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
     readonly_fields = ["number", "trump", "plays"]
@@ -37,7 +37,7 @@ class RoundInline(admin.TabularInline[Round, Game]):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(admin.ModelAdmin):
     """Read-mostly: rounds and results change only through the services, which run the engine."""
 
     list_display = ["id", "game_type", "played_on", "status", "mode", "player_count", "owner"]
