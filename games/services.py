@@ -333,42 +333,53 @@ def game_update(*, game: Game, **fields: Any) -> Game:
 
 def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
     """Create one game per log document: finished when the log is complete, else in progress.
-    All or nothing: an impossible document stores nothing, and the ``LogError`` says which
+    All or nothing: an impossible document stores nothing, and the ``RecordError`` says which
     document (``index``) broke."""
     decks = {d.key: d for d in Deck.objects.all()}
-    planned: list[tuple[Game, list[str], list[dict[str, Any]]]] = []
+    planned = []
     for index, doc in enumerate(documents):
         try:
-            planned.append(_plan_import(owner, doc, decks))
+            planned.append(import_plan(owner=owner, document=doc, decks=decks))
         except LogError as exc:
             raise RecordError(
                 exc.code, exc.message, round=exc.round, seat=exc.seat, index=index
             ) from exc
     with transaction.atomic():
-        players = _players_by_name([n for _, names, _ in planned for n in names], owner)
-        games = Game.objects.bulk_create([g for g, _, _ in planned])
-        seats: list[Seat] = []
-        rounds: list[Round] = []
-        at = 0
-        for game, names, logged in planned:
-            game_players = players[at : at + len(names)]
-            at += len(names)
-            game_seats = _seats_for(game, game_players)
-            final = game.status == Game.Status.FINISHED
-            adapters.store_result(game, game_seats, game.result or {}, final=final)
-            seats.extend(game_seats)
-            rounds.extend(
-                Round(game=game, number=i, trump=r["trump"], plays=r["plays"])
-                for i, r in enumerate(logged, start=1)
-            )
-        Seat.objects.bulk_create(seats)
-        Round.objects.bulk_create(rounds)
+        return import_store(owner=owner, planned=planned)
+
+
+PlannedGame = tuple[Game, list[str], list[dict[str, Any]]]
+
+
+def import_store(*, owner: AbstractBaseUser, planned: Sequence[PlannedGame]) -> list[Game]:
+    """Store games checked by ``import_plan``. The caller holds the transaction."""
+    players = _players_by_name([n for _, names, _ in planned for n in names], owner)
+    games = Game.objects.bulk_create([g for g, _, _ in planned])
+    seats: list[Seat] = []
+    rounds: list[Round] = []
+    at = 0
+    for game, names, logged in planned:
+        game_players = players[at : at + len(names)]
+        at += len(names)
+        game_seats = _seats_for(game, game_players)
+        final = game.status == Game.Status.FINISHED
+        adapters.store_result(game, game_seats, game.result or {}, final=final)
+        seats.extend(game_seats)
+        rounds.extend(
+            Round(game=game, number=i, trump=r["trump"], plays=r["plays"])
+            for i, r in enumerate(logged, start=1)
+        )
+    Seat.objects.bulk_create(seats)
+    Round.objects.bulk_create(rounds)
     return games
 
 
-def _plan_import(
-    owner: AbstractBaseUser, doc: dict[str, Any], decks: dict[str, Deck]
-) -> tuple[Game, list[str], list[dict[str, Any]]]:
+def import_plan(
+    *, owner: AbstractBaseUser, document: dict[str, Any], decks: dict[str, Deck]
+) -> PlannedGame:
+    """Replay one log document into an unsaved game. Raises ``LogError`` for an impossible
+    document."""
+    doc = document
     engine = engine_for_log(doc)
     key = doc.get("deck") or "standard"
     deck = decks.get(key) if isinstance(key, str) else None

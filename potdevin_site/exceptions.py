@@ -13,6 +13,7 @@ from rest_framework.views import exception_handler
 
 from games.errors import GameConflict, RecordError
 from scoring.engine import LogError
+from scoring.jobs import QueueUnavailable
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -35,6 +36,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(
             _body("in_use", "it is used by stored games and cannot be deleted"),
             status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, QueueUnavailable):
+        return Response(
+            _body("queue_unavailable", "The job queue cannot be reached; try again later."),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()

@@ -128,6 +128,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "JobStatusEnum": "scoring.models.jobs.Job.Status",
+    },
 }
 
 # Celery: read by potdevin_site/celery.py through the CELERY_ namespace.

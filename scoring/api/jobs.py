@@ -1,0 +1,150 @@
+"""Batch jobs over the API: staff re-score stored games; signed-in users import many logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import BasePermission, IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api.serializers import IMPORT_REQUEST_SCHEMA, MAX_IMPORT_DOCUMENTS
+from games.api.views import errors
+from games.models import GAME_TYPES, Deck
+from potdevin_site.permissions import OwnerOrStaffWrites
+from scoring import jobs
+from scoring.models import Job
+
+# A background import takes more than a direct one, which must answer within one request.
+MAX_JOB_DOCUMENTS = 20 * MAX_IMPORT_DOCUMENTS
+
+
+class RescoreRequestSerializer(serializers.Serializer):
+    game_type = serializers.ChoiceField(choices=GAME_TYPES, required=False)
+    deck = serializers.SlugRelatedField(
+        slug_field="key",
+        queryset=Deck.objects.all(),
+        required=False,
+        help_text="Only games that use this deck version.",
+    )
+    date_from = serializers.DateField(required=False)
+    date_to = serializers.DateField(required=False)
+    new_deck = serializers.SlugRelatedField(
+        slug_field="key",
+        queryset=Deck.objects.all(),
+        required=False,
+        help_text="Re-score with this deck version; the games use it from then on.",
+    )
+
+
+class JobFailureSerializer(serializers.Serializer):
+    key = serializers.IntegerField(help_text="Game id (re-score) or document index (import).")
+    game = serializers.IntegerField(allow_null=True)
+    code = serializers.CharField(help_text="The engine's error code.")
+    message = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True, required=False)
+    seat = serializers.IntegerField(allow_null=True, required=False)
+
+
+class WinnersChangedSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    winners_before = serializers.ListField(child=serializers.IntegerField())
+    winners_after = serializers.ListField(child=serializers.IntegerField())
+
+
+class JobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Job.Kind.choices)
+    status = serializers.ChoiceField(choices=Job.Status.choices)
+    params = serializers.DictField(help_text="The filter and deck a re-score was started with.")
+    total = serializers.IntegerField()
+    done = serializers.IntegerField(help_text="Games or documents handled so far.")
+    failures = JobFailureSerializer(many=True)
+    winners_changed = WinnersChangedSerializer(
+        many=True, help_text="Re-score: the games whose winners changed."
+    )
+    games = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="Import: the games made."
+    )
+    error = serializers.CharField(allow_blank=True, help_text="Why a failed job could not run.")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+def _progress(job: Job, code: int = status.HTTP_200_OK) -> Response:
+    return Response(JobSerializer(jobs.job_progress(job)).data, status=code)
+
+
+class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    kind: str
+    serializer_class = JobSerializer
+    owner_field = "created_by_id"
+
+    def get_queryset(self) -> QuerySet[Job]:
+        jobs_ = Job.objects.filter(kind=self.kind)
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no user
+            return jobs_
+        user = self.request.user
+        return jobs_ if user.is_staff else jobs_.filter(created_by=user)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        body = [jobs.job_progress(j) for j in page or []]
+        return self.get_paginated_response(JobSerializer(body, many=True).data)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return _progress(self.get_object())
+
+
+@extend_schema_view(
+    list=extend_schema(responses={200: JobSerializer(many=True), **errors(400, 401, 403, 404)}),
+    retrieve=extend_schema(responses={200: JobSerializer, **errors(401, 403, 404)}),
+    create=extend_schema(
+        request=RescoreRequestSerializer,
+        responses={202: JobSerializer, **errors(400, 401, 403, 413, 429, 503)},
+    ),
+)
+class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
+    """Re-score stored games (staff only): all, or those matching a filter, optionally with
+    another deck version. The job runs on the workers in batches; poll it for progress,
+    failures (game and engine error code) and the games whose winners changed."""
+
+    kind = Job.Kind.RESCORE
+    permission_classes = [*viewsets.GenericViewSet.permission_classes, IsAdminUser]
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        form = RescoreRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        job = jobs.rescore_start(created_by=request.user, **form.validated_data)
+        return _progress(job, status.HTTP_202_ACCEPTED)
+
+
+@extend_schema_view(
+    list=extend_schema(responses={200: JobSerializer(many=True), **errors(400, 401, 404)}),
+    retrieve=extend_schema(responses={200: JobSerializer, **errors(401, 404)}),
+    create=extend_schema(
+        request={"application/json": IMPORT_REQUEST_SCHEMA},
+        responses={202: JobSerializer, **errors(400, 401, 413, 415, 429, 503)},
+    ),
+)
+class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
+    """Import many `potdevin-log/1` documents in the background. Each document stands alone:
+    an impossible one is listed in `failures` (its index and the engine's error), the others
+    become games."""
+
+    kind = Job.Kind.IMPORT
+    permission_classes: list[type[BasePermission]] = [
+        *viewsets.GenericViewSet.permission_classes,
+        OwnerOrStaffWrites,
+    ]
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        documents = request.data if isinstance(request.data, list) else [request.data]
+        if not documents or len(documents) > MAX_JOB_DOCUMENTS:
+            raise ValidationError({"documents": [f"send 1 to {MAX_JOB_DOCUMENTS} documents"]})
+        job = jobs.import_start(created_by=request.user, documents=documents)
+        return _progress(job, status.HTTP_202_ACCEPTED)

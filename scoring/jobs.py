@@ -1,0 +1,298 @@
+"""Batch jobs: re-score stored games (after a rules or deck correction), import many logs.
+
+A job is split into batches of ``BATCH_SIZE`` games or documents, one Celery task each. A batch
+writes its results and its ``JobItem`` rows in one transaction, skipping keys that already have
+an item, so a batch delivered twice (its worker died before acknowledging it) changes nothing
+the second time. The batch that completes the job marks it done with a conditional update, so
+the follow-up work (statistics, ratings) runs once.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from games import services as game_services
+from games.models import Deck, Game, Round, Seat
+from scoring import adapters
+from scoring.engine import LogError
+from scoring.models import Job, JobInput, JobItem
+
+
+def batch_size() -> int:
+    # At least 100 games a task: fewer makes the broker's overhead count.
+    return max(100, int(getattr(settings, "POTDEVIN_JOB_BATCH_SIZE", 200)))
+
+
+def _chunks(keys: Sequence[int], size: int) -> list[list[int]]:
+    return [list(keys[i : i + size]) for i in range(0, len(keys), size)]
+
+
+class QueueUnavailable(Exception):
+    """The broker refused the job's batches; the job is marked failed."""
+
+
+def _enqueue(job: Job, keys: Sequence[int]) -> None:
+    """Send the batches once the job row is committed (a worker must be able to read it).
+    Raises ``QueueUnavailable`` when the broker cannot be reached."""
+    from scoring import tasks
+
+    task = tasks.rescore_batch if job.kind == Job.Kind.RESCORE else tasks.import_batch
+    batches = _chunks(keys, batch_size())
+
+    def send() -> None:
+        try:
+            for batch in batches:
+                task.delay(job.pk, batch)
+        except Exception as exc:  # whatever the transport raises, the job cannot run
+            Job.objects.filter(pk=job.pk).update(
+                status=Job.Status.FAILED, error=f"the job queue is unavailable: {exc}"
+            )
+            raise QueueUnavailable(str(exc)) from exc
+
+    transaction.on_commit(send)
+
+
+def rescore_games(
+    *,
+    game_type: str | None = None,
+    deck: Deck | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> QuerySet[Game]:
+    games = Game.objects.all()
+    if game_type:
+        games = games.filter(game_type=game_type)
+    if deck is not None:
+        games = games.filter(deck=deck)
+    if date_from:
+        games = games.filter(played_on__gte=date_from)
+    if date_to:
+        games = games.filter(played_on__lte=date_to)
+    return games
+
+
+def rescore_start(
+    *,
+    created_by: AbstractBaseUser,
+    game_type: str | None = None,
+    deck: Deck | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    new_deck: Deck | None = None,
+) -> Job:
+    """Start re-scoring every game matching the filter, with ``new_deck`` if given (the games
+    then use that deck version from now on)."""
+    params = {
+        "game_type": game_type,
+        "deck": deck.key if deck else None,
+        "date_from": date_from.isoformat() if date_from else None,
+        "date_to": date_to.isoformat() if date_to else None,
+        "new_deck": new_deck.key if new_deck else None,
+    }
+    with transaction.atomic():
+        ids = list(
+            rescore_games(game_type=game_type, deck=deck, date_from=date_from, date_to=date_to)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        job = Job.objects.create(
+            kind=Job.Kind.RESCORE, params=params, total=len(ids), created_by=created_by
+        )
+        if not ids:
+            _finish(job)
+        _enqueue(job, ids)
+    return job
+
+
+def rescore_batch(*, job_id: int, game_ids: Sequence[int]) -> int:
+    """Re-score these games of the job; returns how many were newly done.
+
+    Locks the games (``select_for_update``, in id order) while it reads their rounds and
+    stores results, so a round appended meanwhile is never overwritten by a stale result."""
+    job = Job.objects.get(pk=job_id)
+    new_deck = job.params.get("new_deck")
+    deck = Deck.objects.get(key=new_deck) if new_deck else None
+    with transaction.atomic():
+        done = set(JobItem.objects.filter(job=job, key__in=game_ids).values_list("key", flat=True))
+        todo = [k for k in game_ids if k not in done]
+        games = list(
+            Game.objects.select_for_update(of=("self",))
+            .filter(pk__in=todo)
+            .select_related("deck")
+            .defer("deck__cards")
+            .prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
+                Prefetch("rounds", queryset=Round.objects.order_by("number")),
+            )
+            .order_by("id")
+        )
+        items = []
+        changed: list[Game] = []
+        seats_changed = []
+        for game in games:
+            item, seats = _rescore_one(job, game, deck)
+            items.append(item)
+            if item.ok:
+                changed.append(game)
+                seats_changed.extend(seats)
+        # Games deleted since the job started count as done: there is nothing left to score.
+        found = {g.pk for g in games}
+        items.extend(
+            JobItem(job=job, key=k, ok=False, error=_gone(k)) for k in todo if k not in found
+        )
+        Game.objects.bulk_update(changed, ["result", "engine_version", "deck", "updated_at"])
+        Seat.objects.bulk_update(seats_changed, ["score", "rank"])
+        JobItem.objects.bulk_create(items)
+        _complete_if_done(job)
+    return len(items)
+
+
+def _gone(game_id: int) -> dict[str, Any]:
+    return {"code": "game_deleted", "message": f"game {game_id} was deleted", "round": None}
+
+
+def _rescore_one(job: Job, game: Game, deck: Deck | None) -> tuple[JobItem, list[Any]]:
+    before = list((game.result or {}).get("winners", []))
+    if deck is not None:
+        game.deck = deck
+    seats = list(game.seats.all())  # prefetched, in seat order
+    final = game.status == Game.Status.FINISHED
+    try:
+        if game.mode == Game.Mode.SCOREPAD:
+            names = [s.player.name for s in seats]
+            result = adapters.score_sheet(game, names, game.tableaux or [], game.jokers)
+        else:
+            rounds = [r.as_log() for r in game.rounds.all()]
+            result = adapters.replay(game, seats, rounds)
+    except LogError as exc:
+        return JobItem(job=job, key=game.pk, game=game, ok=False, error=exc.as_dict()), []
+    adapters.store_result(game, seats, result, final=final)
+    game.updated_at = timezone.now()
+    item = JobItem(
+        job=job,
+        key=game.pk,
+        game=game,
+        ok=True,
+        winners_before=before,
+        winners_after=result["winners"],
+    )
+    return item, seats
+
+
+def import_start(*, created_by: AbstractBaseUser, documents: Sequence[Any]) -> Job:
+    """Import many log documents in the background. Unlike a direct import, each document
+    stands alone: an impossible one is reported (with its index) and the others are stored."""
+    with transaction.atomic():
+        job = Job.objects.create(kind=Job.Kind.IMPORT, total=len(documents), created_by=created_by)
+        JobInput.objects.bulk_create(
+            JobInput(job=job, key=i, document=doc) for i, doc in enumerate(documents)
+        )
+        _enqueue(job, list(range(len(documents))))
+    return job
+
+
+def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
+    """Import these documents of the job; returns how many were newly done."""
+    job = Job.objects.select_related("created_by").get(pk=job_id)
+    owner = job.created_by
+    decks = {d.key: d for d in Deck.objects.all()}
+    with transaction.atomic():
+        done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
+        inputs = JobInput.objects.filter(job=job, key__in=keys).exclude(key__in=done)
+        planned = []
+        planned_keys = []
+        items = []
+        for entry in inputs.order_by("key"):
+            try:
+                plan = game_services.import_plan(owner=owner, document=entry.document, decks=decks)
+            except LogError as exc:
+                items.append(JobItem(job=job, key=entry.key, ok=False, error=exc.as_dict()))
+                continue
+            planned.append(plan)
+            planned_keys.append(entry.key)
+        games = game_services.import_store(owner=owner, planned=planned)
+        items.extend(
+            JobItem(
+                job=job,
+                key=key,
+                game=game,
+                ok=True,
+                winners_after=(game.result or {}).get("winners", []),
+            )
+            for key, game in zip(planned_keys, games, strict=True)
+        )
+        JobItem.objects.bulk_create(items)
+        JobInput.objects.filter(job=job, key__in=[i.key for i in items]).delete()
+        _complete_if_done(job)
+    return len(items)
+
+
+def _complete_if_done(job: Job) -> None:
+    """Mark the job done when every key has its item. The conditional update makes exactly one
+    batch win, even when two finish at once."""
+    if JobItem.objects.filter(job=job).count() < job.total:
+        return
+    if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
+        status=Job.Status.DONE, finished_at=timezone.now()
+    ):
+        transaction.on_commit(lambda: _after_job(job.pk))
+
+
+def _finish(job: Job) -> None:
+    job.status = Job.Status.DONE
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "finished_at"])
+
+
+AFTER_JOB: list[Callable[[Job, list[int]], None]] = []
+
+
+def _after_job(job_id: int) -> None:
+    """What follows a finished job: the hooks registered in AFTER_JOB (statistics, ratings)
+    get the games whose results it wrote."""
+    job = Job.objects.get(pk=job_id)
+    game_ids = list(
+        JobItem.objects.filter(job=job, ok=True).values_list("game_id", flat=True).distinct()
+    )
+    for hook in AFTER_JOB:
+        hook(job, [g for g in game_ids if g is not None])
+
+
+def job_progress(job: Job) -> dict[str, Any]:
+    """Progress, failures and (re-score) the games whose winners changed."""
+    items = JobItem.objects.filter(job=job)
+    failures = [
+        {"key": key, "game": game, **(error or {})}
+        for key, game, error in items.filter(ok=False).values_list("key", "game_id", "error")
+    ]
+    changed = [
+        {"game": game, "winners_before": before, "winners_after": after}
+        for game, before, after in items.filter(ok=True, game__isnull=False)
+        .exclude(winners_before=None)
+        .values_list("game_id", "winners_before", "winners_after")
+        if before != after
+    ]
+    return {
+        "id": job.pk,
+        "kind": job.kind,
+        "status": job.status,
+        "params": job.params,
+        "total": job.total,
+        "done": items.count(),
+        "failures": failures,
+        "winners_changed": changed,
+        "games": list(items.filter(ok=True).values_list("game_id", flat=True))
+        if job.kind == Job.Kind.IMPORT
+        else None,
+        "error": job.error,
+        "created_at": job.created_at,
+        "finished_at": job.finished_at,
+    }

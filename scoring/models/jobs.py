@@ -1,0 +1,80 @@
+"""Batch jobs run by Celery workers: re-scoring stored games, importing many logs.
+
+Progress is counted from ``JobItem`` rows, one per game (re-score) or document (import),
+unique per job: a batch that a dead worker leaves unacknowledged is delivered again, and the
+items it already wrote (in the same transaction as its results) make the second run a no-op
+for them, so every game is scored, and counted, exactly once.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Job(models.Model):
+    class Kind(models.TextChoices):
+        RESCORE = "rescore", "Re-score"
+        IMPORT = "import", "Import"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"  # could not be queued
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    params = models.JSONField(default=dict, blank=True)
+    total = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} job {self.pk} ({self.status})"
+
+
+class JobInput(models.Model):
+    """An import job's documents, kept until its batches have read them."""
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="inputs")
+    key = models.PositiveIntegerField()  # the document's index in the request
+    document = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["job", "key"], name="job_input_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id} document {self.key}"
+
+
+class JobItem(models.Model):
+    """One game re-scored, or one document imported (or refused), by a job."""
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="items")
+    key = models.PositiveIntegerField()  # game id (re-score) or document index (import)
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ok = models.BooleanField()
+    error = models.JSONField(null=True, blank=True)  # {"code", "message", "round", "seat"}
+    winners_before = models.JSONField(null=True, blank=True)
+    winners_after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "key"], name="job_item_unique"),
+        ]
+        indexes = [models.Index(fields=["job", "ok"])]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id} item {self.key} ({'ok' if self.ok else 'failed'})"
