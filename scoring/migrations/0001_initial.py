@@ -6,60 +6,123 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0002_standard_deck'),
+        ("games", "0002_standard_deck"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Job',
+            name="Job",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('rescore', 'Re-score'), ('import', 'Import')], max_length=16)),
-                ('status', models.CharField(choices=[('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='running', max_length=16)),
-                ('params', models.JSONField(blank=True, default=dict)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('error', models.TextField(blank=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("rescore", "Re-score"), ("import", "Import")], max_length=16
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("running", "Running"), ("done", "Done"), ("failed", "Failed")],
+                        default="running",
+                        max_length=16,
+                    ),
+                ),
+                ("params", models.JSONField(blank=True, default=dict)),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("error", models.TextField(blank=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='JobInput',
+            name="JobInput",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.PositiveIntegerField()),
-                ('document', models.JSONField()),
-                ('job', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='inputs', to='scoring.job')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.PositiveIntegerField()),
+                ("document", models.JSONField()),
+                (
+                    "job",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="inputs",
+                        to="scoring.job",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('job', 'key'), name='job_input_unique')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("job", "key"), name="job_input_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='JobItem',
+            name="JobItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.PositiveIntegerField()),
-                ('ok', models.BooleanField()),
-                ('error', models.JSONField(blank=True, null=True)),
-                ('winners_before', models.JSONField(blank=True, null=True)),
-                ('winners_after', models.JSONField(blank=True, null=True)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.game')),
-                ('job', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='scoring.job')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.PositiveIntegerField()),
+                ("ok", models.BooleanField()),
+                ("error", models.JSONField(blank=True, null=True)),
+                ("winners_before", models.JSONField(blank=True, null=True)),
+                ("winners_after", models.JSONField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "job",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="items",
+                        to="scoring.job",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['job', 'key'],
-                'indexes': [models.Index(fields=['job', 'ok'], name='scoring_job_job_id_74db5d_idx')],
-                'constraints': [models.UniqueConstraint(fields=('job', 'key'), name='job_item_unique')],
+                "ordering": ["job", "key"],
+                "indexes": [
+                    models.Index(fields=["job", "ok"], name="scoring_job_job_id_74db5d_idx")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("job", "key"), name="job_item_unique")
+                ],
             },
         ),
     ]
