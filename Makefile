@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run migrate test lint format bench clean
+.PHONY: help venv run migrate test lint format bench browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
@@ -58,9 +58,25 @@ format: venv ## Fix what ruff can fix and format the code
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Tasks sent by the tests go to a Redis database of their own, where the job tests start real
+# workers; a dead worker's batch comes back after 4 s instead of an hour.
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+TEST_ENV := CELERY_BROKER_URL=$(TEST_REDIS_URL) CELERY_VISIBILITY_TIMEOUT=4
+
 test: lint ## Lint, then run the test suite (and the engine tests again on the plain sources)
-	$(BIN)/pytest
+	$(TEST_ENV) $(BIN)/pytest
 	POTDEVIN_PURE_ENGINE=1 $(BIN)/pytest -q tests/scoring/engine
+
+# The web scorepad's browser tests drive Debian's Chromium (Playwright's own browser download is
+# not used). Needs root, as in CI; does nothing when Chromium is already there.
+CHROMIUM ?= /usr/bin/chromium
+
+browser: ## Install Debian's Chromium for the browser tests, if missing
+	@if [ -x $(CHROMIUM) ]; then \
+		echo "chromium: $(CHROMIUM)"; \
+	else \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
+	fi
 
 bench: venv ## Run the benchmarks (python -m bench)
 	$(BIN)/python -m bench

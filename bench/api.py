@@ -11,60 +11,22 @@ process (no network), the same way for every endpoint measured.
 from __future__ import annotations
 
 import json
-import os
-import statistics
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-BENCH_DB = ROOT / "var" / "bench-api.sqlite3"
+from bench._common import fresh_sqlite, p50_ms, setup_django, timed, token_client
+
 REQUESTS = 600
 IMPORT_GAMES = 1000
 RATIO_TARGET = 5.0
 IMPORT_TARGET = 500.0
 
 
-def _setup_django() -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{BENCH_DB}"
-    os.environ["DEBUG"] = "0"  # DEBUG keeps every SQL query in memory
-    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
-    os.environ["POTDEVIN_THROTTLE_WRITES"] = "1000000/min"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "potdevin_site.settings")
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{BENCH_DB}{suffix}").unlink(missing_ok=True)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-
-
-def _p50(timings: list[float]) -> float:
-    return statistics.median(timings) * 1000
-
-
-def _timed(call: Any, expect: int) -> float:
-    start = time.perf_counter()
-    response = call()
-    elapsed = time.perf_counter() - start
-    if response.status_code != expect:
-        raise RuntimeError(f"{response.status_code}: {response.content[:300]!r}")
-    return elapsed
-
-
 def main() -> int:
-    _setup_django()
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-    from rest_framework.authtoken.models import Token
-
+    setup_django(fresh_sqlite("bench-api"), POTDEVIN_THROTTLE_WRITES="1000000/min")
     from scoring.engine.potdevin.simulate import simulate
 
-    user = get_user_model().objects.create_user("bench", password="bench-password")
-    token = Token.objects.create(user=user)
-    client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, client = token_client("bench")
 
     def post(path: str, body: Any) -> Any:
         return client.post(path, json.dumps(body), content_type="application/json")
@@ -73,8 +35,8 @@ def main() -> int:
     for _ in range(50):
         client.get("/api/health/")
 
-    health = [_timed(lambda: client.get("/api/health/"), 200) for _ in range(REQUESTS)]
-    me = [_timed(lambda: client.get("/api/me/"), 200) for _ in range(REQUESTS)]
+    health = [timed(lambda: client.get("/api/health/"), 200) for _ in range(REQUESTS)]
+    me = [timed(lambda: client.get("/api/me/"), 200) for _ in range(REQUESTS)]
 
     appends: list[float] = []
     game_ids: list[int] = []
@@ -95,10 +57,10 @@ def main() -> int:
         for number, rnd in enumerate(log["rounds"], start=1):
             body = {"number": number, **rnd}
             path = f"/api/games/{game['id']}/rounds/"
-            appends.append(_timed(lambda p=path, b=body: post(p, b), 201))
+            appends.append(timed(lambda p=path, b=body: post(p, b), 201))
 
     read_paths = [f"/api/games/{game_ids[k % len(game_ids)]}/" for k in range(REQUESTS)]
-    reads = [_timed(lambda p=path: client.get(p), 200) for path in read_paths]
+    reads = [timed(lambda p=path: client.get(p), 200) for path in read_paths]
 
     logs = [simulate(3 + k % 4, seed=10_000 + k, teams=k % 8 == 1) for k in range(IMPORT_GAMES)]
     body = json.dumps(logs)
@@ -109,24 +71,22 @@ def main() -> int:
         raise RuntimeError(f"import failed: {response.status_code} {response.content[:300]!r}")
     import_rate = IMPORT_GAMES / import_seconds
 
-    base = _p50(me)
+    base = p50_ms(me)
     print(f"API on SQLite, {REQUESTS} requests each, p50 in ms (ratio to GET /api/me/)")
-    print(f"  {'GET /api/health/ (no auth)':<34} {_p50(health):7.3f} ms")
+    print(f"  {'GET /api/health/ (no auth)':<34} {p50_ms(health):7.3f} ms")
     print(f"  {'GET /api/me/ (baseline)':<34} {base:7.3f} ms")
     worst = 0.0
     for name, timings in (
         ("POST /api/games/{id}/rounds/", appends),
         ("GET /api/games/{id}/", reads),
     ):
-        ratio = _p50(timings) / base
+        ratio = p50_ms(timings) / base
         worst = max(worst, ratio)
         verdict = "met" if ratio <= RATIO_TARGET else "MISSED"
-        print(f"  {name:<34} {_p50(timings):7.3f} ms  {ratio:5.2f}x  target <= 5x {verdict}")
+        print(f"  {name:<34} {p50_ms(timings):7.3f} ms  {ratio:5.2f}x  target <= 5x {verdict}")
     verdict = "met" if import_rate >= IMPORT_TARGET else "MISSED"
     print(
         f"  import of {IMPORT_GAMES} logs in one request: {import_seconds:.2f} s = "
         f"{import_rate:,.0f} games/s  target >= {IMPORT_TARGET:,.0f}/s {verdict}"
     )
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{BENCH_DB}{suffix}").unlink(missing_ok=True)
     return 0

@@ -10,14 +10,17 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import CharField, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games.errors import GameConflict, RecordError
 from games.models import Deck, Game, Player, Round, Seat
-from scoring import adapters
+from scoring import adapters, stats
 from scoring.engine import LogError, engine_for_log
-from scoring.engine.potdevin import deck_from_dict
+from scoring.engine.potdevin import BUILTIN_DECKS, deck_from_dict
+
+DEFAULT_DECK_KEY = "standard"
 
 
 def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any = None) -> Player:
@@ -48,6 +51,32 @@ def deck_create(
     )
 
 
+def deck_mark_verified(*, deck: Deck, verified: bool = True) -> Deck:
+    """Mark a deck version checked (or not) against the printed cards. Staff only: the caller
+    checks who asks. The cards themselves never change (a correction is a new version)."""
+    deck.verified = verified
+    deck.save(update_fields=["verified"])
+    return deck
+
+
+def decks_by_key() -> dict[str, Deck]:
+    """Every stored deck version by key, the engine's built-in ones (``standard``) stored on
+    first use if they are missing."""
+    decks = {d.key: d for d in Deck.objects.all()}
+    for key, builtin in BUILTIN_DECKS.items():
+        if key not in decks:
+            data = builtin.as_dict()
+            decks[key] = Deck.objects.get_or_create(
+                key=key,
+                defaults={"cards": data["cards"], "description": data["description"]},
+            )[0]
+    return decks
+
+
+def deck_default() -> Deck:
+    return decks_by_key()[DEFAULT_DECK_KEY]
+
+
 def _players_by_name(names: Sequence[str], created_by: AbstractBaseUser | None) -> list[Player]:
     """The players with these names, creating the ones not met before (case-insensitive)."""
     wanted = {n.strip().lower(): n.strip() for n in names}
@@ -65,6 +94,12 @@ def _players_by_name(names: Sequence[str], created_by: AbstractBaseUser | None) 
                 lname__in=[p.name.lower() for p in missing]
             )
         )
+        # Python's lower() and the database's LOWER() disagree outside ASCII (SQLite folds
+        # ASCII only): find a name still missing the way the unique constraint compares.
+        for key in [k for k in wanted if k not in found]:
+            found[key] = Player.objects.annotate(lname=Lower("name")).get(
+                lname=Lower(Value(wanted[key], output_field=CharField()))
+            )
     return [found[n.strip().lower()] for n in names]
 
 
@@ -180,6 +215,7 @@ def scorepad_game_create(
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_create(seats)
+        stats.game_results_changed(game_ids=[game.pk])
     return game
 
 
@@ -301,6 +337,7 @@ def game_finish(*, game: Game, jokers: dict[str, list[str]] | None = None) -> Ga
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_update(seats, ["score", "rank"])
+        stats.game_results_changed(game_ids=[game.pk])
     return game
 
 
@@ -317,6 +354,7 @@ def game_reopen(*, game: Game) -> Game:
             seat.score = seat.rank = None
         game.save(update_fields=["status", "finished_at", "updated_at"])
         Seat.objects.bulk_update(seats, ["score", "rank"])
+        stats.game_results_changed(game_ids=[game.pk])
     return game
 
 
@@ -327,15 +365,29 @@ def game_update(*, game: Game, **fields: Any) -> Game:
         if name not in allowed:
             raise ValueError(f"{name} cannot be changed here")
         setattr(game, name, value)
-    game.save(update_fields=[*fields, "updated_at"])
+    with transaction.atomic():
+        game.save(update_fields=[*fields, "updated_at"])
+        if "played_on" in fields:  # the order of games, which streaks and ratings follow
+            stats.game_results_changed(game_ids=[game.pk])
     return game
+
+
+def game_delete(*, game: Game) -> None:
+    """Delete a game with its seats and rounds; statistics and ratings follow.
+
+    Runs under ``select_for_update`` of the game."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().only("id").get(pk=game.pk)
+        game_id = locked.pk
+        locked.delete()
+        stats.game_results_changed(game_ids=[game_id])
 
 
 def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
     """Create one game per log document: finished when the log is complete, else in progress.
     All or nothing: an impossible document stores nothing, and the ``RecordError`` says which
     document (``index``) broke."""
-    decks = {d.key: d for d in Deck.objects.all()}
+    decks = decks_by_key()
     planned = []
     for index, doc in enumerate(documents):
         try:
@@ -371,6 +423,7 @@ def import_store(*, owner: AbstractBaseUser, planned: Sequence[PlannedGame]) -> 
         )
     Seat.objects.bulk_create(seats)
     Round.objects.bulk_create(rounds)
+    stats.game_results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
     return games
 
 
@@ -388,6 +441,12 @@ def import_plan(
     names = doc.get("players")
     if isinstance(names, list) and len({str(n).strip().lower() for n in names}) != len(names):
         raise LogError("player_twice", "a player cannot sit at two seats of one game")
+    longest = Player._meta.get_field("name").max_length or 0
+    for seat, name in enumerate(names if isinstance(names, list) else ()):
+        if isinstance(name, str) and len(name.strip()) > longest:
+            # The engine takes any name; the record keeps at most this many characters.
+            message = f"a player name has at most {longest} characters"
+            raise LogError("malformed", message, seat=seat)
     result = engine.replay(doc, deck=adapters.engine_deck(deck))
     played_on = _date_or_none(doc.get("played_on"))
     game = Game(

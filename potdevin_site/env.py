@@ -6,6 +6,7 @@ without reloading Django settings.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -58,10 +59,13 @@ def database_config(env: Mapping[str, str], var_dir: Path) -> dict[str, Any]:
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
         # A file, not Django's in-memory default: tests with real concurrent requests need
         # SQLite's file locking, as in production.
-        config["TEST"] = {"NAME": str((var_dir / "test-potdevin.sqlite3").resolve())}
+        # One per test run (process), so two runs on one machine never share it.
+        name = f"test-potdevin-{os.getpid()}.sqlite3"
+        config["TEST"] = {"NAME": str((var_dir / name).resolve())}
     else:
         config["CONN_MAX_AGE"] = 60
         config["CONN_HEALTH_CHECKS"] = True
+        config["TEST"] = {"NAME": f"test_{config['NAME']}_{os.getpid()}"}
     return config
 
 
@@ -77,6 +81,15 @@ def secret_key(env: Mapping[str, str], debug: bool) -> str:
 def celery_broker(env: Mapping[str, str], var_dir: Path) -> tuple[str, dict[str, Any]]:
     """Broker URL and transport options; default: a folder queue under var_dir."""
     url = env.get("CELERY_BROKER_URL", "").strip() or "filesystem://"
+    if url.startswith(("redis://", "rediss://")):
+        # An unacknowledged task (its worker died) goes back to the queue after this long;
+        # workers look for such tasks every quarter of it (kombu's default is ~100 s).
+        timeout = int(env.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+        return url, {
+            "visibility_timeout": timeout,
+            "unacked_restore_interval": min(60, max(1, timeout // 4)),
+            "unacked_restore_throttle": 1,
+        }
     if not url.startswith("filesystem://"):
         return url, {}
     root = (var_dir / "celery").resolve()

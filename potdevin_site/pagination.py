@@ -16,7 +16,8 @@ class CappedPagination(PageNumberPagination):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+        # isascii: str.isdigit() also accepts digits such as '²' that int() refuses.
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= self.max_page_size:
             raise ValidationError(
                 {self.page_size_query_param: [f"a whole number from 1 to {self.max_page_size}"]}
             )

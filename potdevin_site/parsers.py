@@ -4,13 +4,19 @@ DATA_UPLOAD_MAX_MEMORY_SIZE never applies to JSON."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
+from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from potdevin_site.exceptions import PayloadTooLarge
+
+# A NUL character can only come escaped in JSON (\u0000 after an even run of backslashes).
+# PostgreSQL stores none, in text or jsonb: refused here rather than as a 500 at the database.
+_NUL_ESCAPE = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
 
 
 class LimitedJSONParser(JSONParser):
@@ -28,4 +34,6 @@ class LimitedJSONParser(JSONParser):
         body = stream.read(limit + 1)
         if len(body) > limit:
             raise PayloadTooLarge(f"The request body is over {limit} bytes.")
+        if _NUL_ESCAPE.search(body):
+            raise ParseError("JSON strings here cannot hold the NUL character (\\u0000).")
         return super().parse(io.BytesIO(body), media_type, parser_context)

@@ -92,12 +92,22 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# The web scorepad's own CSS and scripts: served by the project, never from a CDN.
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+# The web scorepad (games/web): every page needs a signed-in user.
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:login"
 
 # Anonymous clients read only when this is on; they never write.
 POTDEVIN_PUBLIC_READS = env_bool(ENV, "POTDEVIN_PUBLIC_READS", default=False)
 # Largest JSON body accepted (an import of many logs is the largest honest request).
 POTDEVIN_MAX_BODY_BYTES = int(ENV.get("POTDEVIN_MAX_BODY_BYTES", 8 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = POTDEVIN_MAX_BODY_BYTES
+# Ratings are recomputed after a game's result changes: in a Celery task (the default), or in
+# the process that made the change, once it commits, when this is on (no worker needed).
+POTDEVIN_RATINGS_SYNC = env_bool(ENV, "POTDEVIN_RATINGS_SYNC", default=False)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -148,3 +158,5 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TIMEZONE = TIME_ZONE
+# Games (re-score) or documents (import) per batch task; at least 100.
+POTDEVIN_JOB_BATCH_SIZE = int(ENV.get("POTDEVIN_JOB_BATCH_SIZE", "200"))

@@ -13,7 +13,13 @@ urlpatterns = [
     path("api/health/", HealthView.as_view(), name="health"),
     path("api/", include("games.api.urls")),
     path("api/", include("scoring.api.urls")),
+    path("api/", include("scoring.api.stats_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    # The web scorepad: server-rendered pages for the table.
+    path("", include("games.web.urls")),
 ]
+
+# A URL no route takes: JSON under /api/ (DEBUG off).
+handler404 = "potdevin_site.views.not_found"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.models import Deck, Game, Round, Seat
 from scoring.engine import get_engine
@@ -30,12 +31,13 @@ def engine_deck(deck: Deck) -> EngineDeck:
 
 
 def game_log(
-    game: Game, seats: list[Seat], rounds: list[dict[str, Any]], *, jokers: Any = None
+    game: Game, seats: Sequence[Seat | str], rounds: list[dict[str, Any]], *, jokers: Any = None
 ) -> dict[str, Any]:
-    """The game as a ``potdevin-log/1`` document (the export format and the engine's input)."""
+    """The game as a ``potdevin-log/1`` document (the export format and the engine's input).
+    ``seats`` are the game's seats in order, or just the players' names."""
     log: dict[str, Any] = {
         "format": get_engine(game.game_type).log_format,
-        "players": [s.player.name for s in seats],
+        "players": [s if isinstance(s, str) else s.player.name for s in seats],
         "teams": game.teams,
         "first_player": game.first_player,
         "deck": game.deck.key,
@@ -50,17 +52,49 @@ def game_log(
     return log
 
 
+class StoredGame(NamedTuple):
+    """What a batch needs of a stored game besides its row: seats and rounds as plain rows."""
+
+    seats: list[tuple[int, int, str]]  # (seat row id, seat number, player name)
+    rounds: list[dict[str, Any]]
+
+
+def stored_games(game_ids: Sequence[int]) -> dict[int, StoredGame]:
+    """Seats and rounds of many games in two queries, without building model instances
+    (re-scoring thousands of games is mostly this read)."""
+    out = {g: StoredGame([], []) for g in game_ids}
+    seat_rows = (
+        Seat.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "id", "seat", "player__name")
+    )
+    for game_id, pk, seat, name in seat_rows:
+        out[game_id].seats.append((pk, seat, name))
+    round_rows = (
+        Round.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values_list("game_id", "trump", "plays")
+    )
+    for game_id, trump, plays in round_rows:
+        out[game_id].rounds.append({"trump": trump, "plays": plays})
+    return out
+
+
 def round_logs(game: Game) -> list[dict[str, Any]]:
     return [r.as_log() for r in Round.objects.filter(game=game).order_by("number")]
 
 
-def replay(game: Game, seats: list[Seat], rounds: list[dict[str, Any]], *, jokers: Any = None):
+def replay(
+    game: Game, seats: Sequence[Seat | str], rounds: list[dict[str, Any]], *, jokers: Any = None
+) -> dict[str, Any]:
     """Replay ``rounds`` as this game's log. Raises ``LogError`` for an impossible log."""
     log = game_log(game, seats, rounds, jokers=jokers)
     return get_engine(game.game_type).replay(log, deck=engine_deck(game.deck))
 
 
-def score_sheet(game: Game, names: list[str], tableaux: list[dict[str, Any]], jokers: Any):
+def score_sheet(
+    game: Game, names: list[str], tableaux: list[dict[str, Any]], jokers: Any
+) -> dict[str, Any]:
     """Score a scorepad-mode game. Raises ``LogError`` for tableaux no game can leave."""
     sheet = {"players": names, "teams": game.teams, "tableaux": tableaux, "jokers": jokers}
     return get_engine(game.game_type).score_tableaux(sheet, deck=engine_deck(game.deck))

@@ -7,12 +7,17 @@ recorded on the job, never retried; a database hiccup is retried.
 
 from __future__ import annotations
 
-from celery import shared_task
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from celery import Task, shared_task
 from django.db import OperationalError
 
 from scoring import jobs
 
-BATCH_TASK_OPTIONS = {
+BATCH_TASK_OPTIONS: dict[str, Any] = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "autoretry_for": (OperationalError,),
@@ -21,11 +26,29 @@ BATCH_TASK_OPTIONS = {
 }
 
 
-@shared_task(name="scoring.rescore_batch", **BATCH_TASK_OPTIONS)
-def rescore_batch(job_id: int, game_ids: list[int]) -> int:
-    return jobs.rescore_batch(job_id=job_id, game_ids=game_ids)
+@shared_task(name="scoring.rescore_batch", bind=True, **BATCH_TASK_OPTIONS)
+def rescore_batch(self: Task, job_id: int, game_ids: list[int]) -> int:
+    with _recorded(self, job_id, game_ids):
+        return jobs.rescore_batch(job_id=job_id, game_ids=game_ids)
 
 
-@shared_task(name="scoring.import_batch", **BATCH_TASK_OPTIONS)
-def import_batch(job_id: int, keys: list[int]) -> int:
-    return jobs.import_batch(job_id=job_id, keys=keys)
+@shared_task(name="scoring.import_batch", bind=True, **BATCH_TASK_OPTIONS)
+def import_batch(self: Task, job_id: int, keys: list[int]) -> int:
+    with _recorded(self, job_id, keys):
+        return jobs.import_batch(job_id=job_id, keys=keys)
+
+
+@contextmanager
+def _recorded(task: Task, job_id: int, keys: list[int]) -> Iterator[None]:
+    """An unexpected error fails the batch's keys on the job (after the retries a database
+    error gets), then propagates to the worker's log."""
+    try:
+        yield
+    except OperationalError:
+        if task.request.retries < BATCH_TASK_OPTIONS["max_retries"]:
+            raise  # autoretry
+        jobs.batch_failed(job_id=job_id, keys=keys, error=sys.exc_info()[1] or Exception())
+        raise
+    except Exception as exc:
+        jobs.batch_failed(job_id=job_id, keys=keys, error=exc)
+        raise

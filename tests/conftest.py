@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 import pytest
 
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "scoring" / "engine"
+# Ratings are recomputed in the test process when a change commits, not queued for a worker.
+os.environ.setdefault("POTDEVIN_RATINGS_SYNC", "1")
 
 
 class _EngineSourcesOnly(importlib.abc.MetaPathFinder):
@@ -118,3 +120,15 @@ def require_service(name: str, url: str) -> None:
 def require_service_fixture() -> Callable[[str, str], None]:
     """Usage: ``def test_x(require_service): require_service("Redis", url)``."""
     return require_service
+
+
+@pytest.fixture(name="skip_or_fail")
+def skip_or_fail_fixture() -> Callable[[str], None]:
+    """Usage: ``skip_or_fail("why")``: skips locally, fails where services are required."""
+
+    def skip_or_fail(message: str) -> None:
+        if services_required():
+            pytest.fail(f"{message}; POTDEVIN_REQUIRE_SERVICES=1 forbids skipping", pytrace=False)
+        pytest.skip(message)
+
+    return skip_or_fail

@@ -130,10 +130,23 @@ def test_celery_broker_defaults_to_filesystem_queue(tmp_path: Path) -> None:
 
 
 def test_celery_broker_url_from_env(tmp_path: Path) -> None:
-    assert celery_broker({"CELERY_BROKER_URL": "redis://h:6379/0"}, tmp_path) == (
-        "redis://h:6379/0",
+    assert celery_broker({"CELERY_BROKER_URL": "amqp://guest@h:5672//"}, tmp_path) == (
+        "amqp://guest@h:5672//",
         {},
     )
+
+
+def test_redis_broker_redelivers_after_the_visibility_timeout(tmp_path: Path) -> None:
+    env = {"CELERY_BROKER_URL": "redis://h:6379/0"}
+    url, options = celery_broker(env, tmp_path)
+    assert url == "redis://h:6379/0"
+    assert options["visibility_timeout"] == 3600
+    # kombu sweeps every interval x throttle seconds: a quarter of the timeout, at most 60 s.
+    assert options["unacked_restore_interval"] * options["unacked_restore_throttle"] == 60
+    env["CELERY_VISIBILITY_TIMEOUT"] = "5"
+    options = celery_broker(env, tmp_path)[1]
+    assert options["visibility_timeout"] == 5
+    assert options["unacked_restore_interval"] * options["unacked_restore_throttle"] == 1
 
 
 def test_celery_app_reads_django_settings() -> None:

@@ -48,7 +48,7 @@ class MeSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    user = serializers.PrimaryKeyRelatedField(read_only=True)
+    user = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)  # no account: null
 
     class Meta:
         model = Player

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
@@ -19,6 +20,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -45,7 +47,7 @@ from games.api.serializers import (
     RoundSerializer,
     ScorepadCreateSerializer,
 )
-from games.errors import RecordError
+from games.errors import GameConflict
 from games.models import Deck, Game, Player
 from potdevin_site.permissions import OwnerOrStaffWrites, StaffWrites
 
@@ -67,6 +69,9 @@ ROUND_EXAMPLE = OpenApiExample(
 
 class MeView(APIView):
     """The signed-in user, and the player linked to the account, if any."""
+
+    # Never public: an anonymous reader (POTDEVIN_PUBLIC_READS) has no account to show.
+    permission_classes = [IsAuthenticated]
 
     @extend_schema(operation_id="me", responses={200: MeSerializer, **errors(401)})
     def get(self, request: Request) -> Response:
@@ -142,8 +147,12 @@ class PlayerViewSet(
         assert player is not None
         name = serializer.validated_data.get("name", player.name)
         if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
-            raise RecordError("player_exists", f"a player called {name!r} already exists")
-        serializer.save()
+            raise GameConflict("player_exists", f"a player called {name!r} already exists")
+        try:
+            with transaction.atomic():
+                serializer.save()
+        except IntegrityError as exc:  # a concurrent rename to the same name
+            raise GameConflict("player_exists", f"a player called {name!r} already exists") from exc
 
 
 @extend_schema_view(
@@ -168,6 +177,8 @@ class DeckViewSet(
 
     serializer_class = DeckSerializer
     lookup_field = "key"
+    # Keys are slugs: anything else is no deck (and PostgreSQL refuses a NUL in a query).
+    lookup_value_regex = "[-a-zA-Z0-9_]+"
     http_method_names = ["get", "post", "patch"]
 
     def get_queryset(self) -> QuerySet[Deck]:
@@ -199,10 +210,15 @@ class DeckViewSet(
 
 
 class GameFilter(django_filters.FilterSet):
-    player = django_filters.NumberFilter(field_name="seats__player", label="Player id")
+    # Bounded: SQLite cannot even compare with an integer past 64 bits (a 500 otherwise).
+    player = django_filters.NumberFilter(
+        field_name="seats__player", label="Player id", min_value=0, max_value=2**63 - 1
+    )
     date_from = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")
     date_to = django_filters.DateFilter(field_name="played_on", lookup_expr="lte")
-    players = django_filters.NumberFilter(field_name="player_count", label="Number of players")
+    players = django_filters.NumberFilter(
+        field_name="player_count", label="Number of players", min_value=0, max_value=32767
+    )
 
     class Meta:
         model = Game
@@ -253,6 +269,9 @@ class GameViewSet(
         game = selectors.game_detail_queryset().get(pk=game.pk)
         return Response(GameDetailSerializer(game).data, status=code)
 
+    def perform_destroy(self, instance: Game) -> None:
+        services.game_delete(game=instance)  # statistics and ratings follow
+
     def _game_for_write(self) -> Game:
         return self.get_object()  # runs the object permission check (owner or staff)
 
@@ -264,19 +283,14 @@ class GameViewSet(
         """Start a game: players in seat order, teams, first player, deck, and the deal if the
         table recorded it."""
         data = _valid(GameCreateSerializer, request)
-        game = services.game_create(
-            owner=request.user,
-            players=services.players_resolve(data["players"], created_by=request.user),
-            deck=data.get("deck") or selectors.deck_default(),
-            first_player=data["first_player"],
-            teams=data.get("teams"),
-            hands=data.get("hands"),
-            trump_pile=data.get("trump_pile"),
-            played_on=data.get("played_on"),
-            location=data.get("location", ""),
-            notes=data.get("notes", ""),
-            game_type=data["game_type"],
-        )
+        # One transaction: players created by name are not kept when the engine refuses the game.
+        with transaction.atomic():
+            game = services.game_create(
+                **_game_meta(request, data),
+                first_player=data["first_player"],
+                hands=data.get("hands"),
+                trump_pile=data.get("trump_pile"),
+            )
         return self._detail(game, status.HTTP_201_CREATED)
 
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -295,18 +309,12 @@ class GameViewSet(
         """Record a finished game by its final tableaux only (no rounds), scored with the same
         rules and tie-breaks as a replayed game."""
         data = _valid(ScorepadCreateSerializer, request)
-        game = services.scorepad_game_create(
-            owner=request.user,
-            players=services.players_resolve(data["players"], created_by=request.user),
-            deck=data.get("deck") or selectors.deck_default(),
-            tableaux=[dict(t) for t in data["tableaux"]],
-            teams=data.get("teams"),
-            jokers=data.get("jokers"),
-            played_on=data.get("played_on"),
-            location=data.get("location", ""),
-            notes=data.get("notes", ""),
-            game_type=data["game_type"],
-        )
+        with transaction.atomic():  # as in create: a refused game keeps no new player
+            game = services.scorepad_game_create(
+                **_game_meta(request, data),
+                tableaux=[dict(t) for t in data["tableaux"]],
+                jokers=data.get("jokers"),
+            )
         return self._detail(game, status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -380,7 +388,8 @@ class GameViewSet(
             **errors(400, 401, 403, 404, 409, 413, 429),
         },
     )
-    @action(detail=True, methods=["get", "post"])
+    # A plain list, neither paginated nor filtered (the schema said both).
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def rounds(self, request: Request, pk: str) -> Response:
         """GET: the rounds in order. POST: append the next round; the engine checks it against
         the game so far (an impossible round gets its error code, round and seat, and nothing
@@ -432,6 +441,20 @@ class GameViewSet(
         serializer.is_valid(raise_exception=True)
         services.round_correct(game=game, number=int(number), round_data=serializer.round_data())
         return self._detail(game)
+
+
+def _game_meta(request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    """What a game takes from a GameMetaSerializer, whichever way it is recorded."""
+    return {
+        "owner": request.user,
+        "players": services.players_resolve(data["players"], created_by=request.user),
+        "deck": data.get("deck") or services.deck_default(),
+        "teams": data.get("teams"),
+        "played_on": data.get("played_on"),
+        "location": data.get("location", ""),
+        "notes": data.get("notes", ""),
+        "game_type": data["game_type"],
+    }
 
 
 def _valid(

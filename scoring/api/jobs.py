@@ -146,5 +146,7 @@ class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
         documents = request.data if isinstance(request.data, list) else [request.data]
         if not documents or len(documents) > MAX_JOB_DOCUMENTS:
             raise ValidationError({"documents": [f"send 1 to {MAX_JOB_DOCUMENTS} documents"]})
+        if not all(isinstance(doc, dict) for doc in documents):
+            raise ValidationError({"documents": ["each document is a JSON object"]})
         job = jobs.import_start(created_by=request.user, documents=documents)
         return _progress(job, status.HTTP_202_ACCEPTED)

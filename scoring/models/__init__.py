@@ -2,5 +2,15 @@
 (jobs.py)."""
 
 from scoring.models.jobs import Job, JobInput, JobItem
+from scoring.models.stats import HeadToHead, PlayerGame, PlayerStats, Rating, RatingHistory
 
-__all__ = ["Job", "JobInput", "JobItem"]
+__all__ = [
+    "HeadToHead",
+    "Job",
+    "JobInput",
+    "JobItem",
+    "PlayerGame",
+    "PlayerStats",
+    "Rating",
+    "RatingHistory",
+]

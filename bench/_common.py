@@ -1,0 +1,94 @@
+"""What the benchmarks share: a database of their own, Django set up on it, stored games,
+and timing helpers. (Modules starting with _ are not benchmarks: `python -m bench` skips them.)"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
+
+
+def fresh_postgres(name: str) -> str:
+    """An empty PostgreSQL database ``name`` on the local server; its URL."""
+    import psycopg
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def fresh_sqlite(name: str) -> str:
+    path = ROOT / "var" / f"{name}.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return f"sqlite:///{path}"
+
+
+def setup_django(database_url: str, **env: str) -> None:
+    """Django on ``database_url``, migrated, with DEBUG off (it keeps every query in memory)."""
+    os.environ.update(DATABASE_URL=database_url, DEBUG="0", **env)
+    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "potdevin_site.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def store_games(owner: Any, count: int, *, first_seed: int = 0) -> None:
+    """``count`` simulated games of every player count, stored as an import stores them but
+    without refreshing statistics per chunk (the caller rebuilds them once)."""
+    from django.db import transaction
+
+    from games import services
+    from scoring.engine.potdevin.simulate import simulate
+
+    decks = services.decks_by_key()
+    for at in range(first_seed, first_seed + count, 1000):
+        seeds = range(at, min(first_seed + count, at + 1000))
+        logs = [simulate(3 + k % 4, seed=k, teams=k % 8 == 1, names=_names(k)) for k in seeds]
+        planned = [services.import_plan(owner=owner, document=d, decks=decks) for d in logs]
+        with transaction.atomic():
+            services.import_store(owner=owner, planned=planned)
+
+
+PEOPLE = [f"Player {k:02d}" for k in range(40)]  # a club of 40
+
+
+def _names(seed: int) -> list[str]:
+    import random
+
+    return random.Random(seed).sample(PEOPLE, 3 + seed % 4)
+
+
+def p50_ms(timings: list[float]) -> float:
+    return statistics.median(timings) * 1000
+
+
+def timed(call: Callable[[], Any], expect: int = 200) -> float:
+    start = time.perf_counter()
+    response = call()
+    elapsed = time.perf_counter() - start
+    if response.status_code != expect:
+        raise RuntimeError(f"{response.status_code}: {response.content[:300]!r}")
+    return elapsed
+
+
+def token_client(username: str, *, staff: bool = False) -> tuple[Any, Any]:
+    """A user and a Django test client that sends its API token."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user(username, is_staff=staff)
+    token = Token.objects.create(user=user)
+    return user, Client(HTTP_AUTHORIZATION=f"Token {token.key}")

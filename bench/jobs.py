@@ -1,0 +1,105 @@
+"""Re-score throughput with real Celery workers, against the in-process replay loop.
+
+On a PostgreSQL database of its own (``potdevin_bench``) and the local Redis: GAMES simulated
+games are stored, then
+- the in-process replay loop: one process loads every game's log from the database, batch by
+  batch as the job does, and replays it with the engine (no writes);
+- end to end: a re-score job with a corrected deck is started and timed until its last batch
+  is stored, with two worker processes (one per core) doing the batches.
+Target: end to end at least 50% of the in-process loop's games per second.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from bench._common import ROOT, fresh_postgres, setup_django, store_games
+
+REDIS_URL = "redis://127.0.0.1:6379/14"
+GAMES = int(os.environ.get("POTDEVIN_BENCH_GAMES", "10000"))
+TARGET = 0.5
+
+
+def _workers(database_url: str, count: int) -> list[subprocess.Popen[bytes]]:
+    env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": REDIS_URL}
+    log = open(ROOT / "var" / "bench-workers.log", "w")  # noqa: SIM115
+    options = "worker -l warning --concurrency 1 --without-gossip --without-mingle"
+    command = [sys.executable, "-m", "celery", "-A", "potdevin_site", *options.split()]
+    return [
+        subprocess.Popen(
+            [*command, "--without-heartbeat", "-n", f"bench{k}@%h"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        for k in range(count)
+    ]
+
+
+def main() -> int:
+    try:
+        database_url = fresh_postgres("potdevin_bench_jobs")
+        import redis
+
+        redis.Redis.from_url(REDIS_URL).flushdb()
+    except Exception as exc:  # noqa: BLE001 - any reason the services are not there
+        print(f"skipped: needs the local PostgreSQL and Redis ({exc})")
+        return 0
+    setup_django(database_url, CELERY_BROKER_URL=REDIS_URL)
+    from django.contrib.auth import get_user_model
+
+    from games.models import Deck, Game
+    from scoring import adapters, jobs
+    from scoring.engine.potdevin.decks import standard_layout
+    from scoring.models import Job
+
+    owner = get_user_model().objects.create_user("bench", is_staff=True)
+    start = time.perf_counter()
+    store_games(owner, GAMES)
+    print(f"{GAMES} games stored in {time.perf_counter() - start:.1f} s (PostgreSQL)")
+    ids = list(Game.objects.order_by("id").values_list("id", flat=True))
+
+    # In-process replay loop: the job's reads and replays, batch by batch, without writes.
+    start = time.perf_counter()
+    for batch in jobs._chunks(ids, jobs.batch_size()):
+        games = (
+            Game.objects.filter(pk__in=batch).select_related("deck").defer("result", "deck__cards")
+        )
+        stored = adapters.stored_games(batch)
+        for game in games:
+            names = [name for _, _, name in stored[game.pk].seats]
+            adapters.replay(game, names, stored[game.pk].rounds)
+    loop_rate = GAMES / (time.perf_counter() - start)
+
+    layout = standard_layout()
+    layout["A10"], layout["P10"] = layout["P10"], layout["A10"]
+    corrected = Deck.objects.create(key="corrected", cards=layout)
+    workers = _workers(database_url, 2)
+    try:
+        time.sleep(3)  # let the workers connect
+        start = time.perf_counter()
+        job = jobs.rescore_start(created_by=owner, new_deck=corrected)
+        while Job.objects.get(pk=job.pk).status == Job.Status.RUNNING:
+            time.sleep(0.05)
+        job_rate = GAMES / (time.perf_counter() - start)
+    finally:
+        for worker in workers:
+            os.killpg(worker.pid, signal.SIGTERM)
+        for worker in workers:
+            worker.wait(timeout=30)
+    progress = jobs.job_progress(Job.objects.get(pk=job.pk))
+    assert progress["done"] == GAMES and not progress["failures"], progress["failures"][:3]
+
+    ratio = job_rate / loop_rate
+    print(f"re-score of {GAMES} games, batches of {jobs.batch_size()}")
+    print(f"  in-process replay loop (reads + engine): {loop_rate:8,.0f} games/s")
+    print(f"  end to end, 2 worker processes:          {job_rate:8,.0f} games/s")
+    verdict = "met" if ratio >= TARGET else "MISSED"
+    print(f"  ratio {ratio:.2f}  target >= {TARGET:.2f} {verdict}")
+    return 0

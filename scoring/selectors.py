@@ -1,0 +1,180 @@
+"""Reads of statistics and ratings, shaped for the API: lookups of materialized rows (a few
+queries, none of them over a player's games)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.models import Player
+from scoring.engine.potdevin.cards import GUILDS
+from scoring.models import HeadToHead, PlayerStats, Rating, RatingHistory
+from scoring.models.stats import (
+    BUCKET_ALL,
+    BUCKET_INDIVIDUAL,
+    BUCKET_TEAM,
+    PLAYER_COUNTS,
+    bucket_for_player_count,
+)
+
+HEAD_TO_HEAD_IN_STATS = 50  # the opponents met most; the full list is paginated apart
+DIGITS = 4
+
+
+def _ratio(part: float, whole: int) -> float | None:
+    return round(part / whole, DIGITS) if whole else None
+
+
+def bucket_stats(row: PlayerStats | None) -> dict[str, Any]:
+    """One bucket of a player's statistics, in the API's words (zeros for no games)."""
+    if row is None:
+        row = PlayerStats(negative_columns={})
+    games = row.games
+    return {
+        "games": games,
+        "wins": round(row.wins, DIGITS),
+        "win_rate": _ratio(row.wins, games),
+        "average_score": _ratio(row.score_sum, games),
+        "best_score": row.best_score,
+        "worst_score": row.worst_score,
+        "average_rank": _ratio(row.rank_sum, games),
+        "logged_games": row.logged_games,
+        "rounds_won": row.rounds_won,
+        "gems_paid": row.gems_paid,
+        "gems_won": row.gems_won,
+        "pot_de_vin_sweeps": row.sweeps,
+        "negative_columns": {g: row.negative_columns.get(g, 0) for g in GUILDS},
+        "revokes": row.revokes,
+    }
+
+
+def _player_ref(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "name": player.name}
+
+
+def head_to_head(*, player: Player) -> QuerySet[HeadToHead]:
+    """The player's opponents, the most met first."""
+    return (
+        HeadToHead.objects.filter(player=player)
+        .select_related("opponent")
+        .order_by("-games", "opponent__name", "opponent_id")
+    )
+
+
+def head_to_head_entries(rows: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "opponent": _player_ref(h.opponent),
+            "games": h.games,
+            "wins": h.wins,
+            "losses": h.losses,
+            "ties": h.ties,
+        }
+        for h in rows
+    ]
+
+
+def _rating(rating: Rating | None) -> dict[str, Any] | None:
+    if rating is None:
+        return None
+    return {
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "ordinal": rating.ordinal,
+        "games": rating.games,
+    }
+
+
+def player_stats(*, player: Player) -> dict[str, Any]:
+    """Everything the stats page shows of one player."""
+    rows = {s.bucket: s for s in PlayerStats.objects.filter(player=player)}
+    overall = rows.get(BUCKET_ALL)
+    rating = Rating.objects.filter(player=player).first()
+    return {
+        "player": _player_ref(player),
+        **bucket_stats(overall),
+        "current_streak": overall.current_streak if overall else 0,
+        "longest_streak": overall.longest_streak if overall else 0,
+        "by_player_count": {
+            str(n): bucket_stats(rows.get(bucket_for_player_count(n))) for n in PLAYER_COUNTS
+        },
+        "individual": bucket_stats(rows.get(BUCKET_INDIVIDUAL)),
+        "team": bucket_stats(rows.get(BUCKET_TEAM)),
+        "head_to_head": head_to_head_entries(head_to_head(player=player)[:HEAD_TO_HEAD_IN_STATS]),
+        "rating": _rating(rating),
+    }
+
+
+def leaderboard(*, min_games: int = 0) -> QuerySet[Rating]:
+    """Rated players, the best ordinal (mu - 3 sigma) first."""
+    ratings = Rating.objects.select_related("player").order_by("-ordinal", "player_id")
+    if min_games > 0:
+        ratings = ratings.filter(games__gte=min_games)
+    return ratings
+
+
+def leaderboard_entries(ratings: list[Rating], *, start: int) -> list[dict[str, Any]]:
+    """One page of the leaderboard; ``start`` is the position of its first entry (1-based)."""
+    overall = {
+        s.player_id: s
+        for s in PlayerStats.objects.filter(
+            bucket=BUCKET_ALL, player_id__in=[r.player_id for r in ratings]
+        ).only("player_id", "games", "wins")
+    }
+    entries = []
+    for position, rating in enumerate(ratings, start=start):
+        stats = overall.get(rating.player_id)
+        wins = stats.wins if stats else 0.0
+        games = stats.games if stats else 0
+        entries.append(
+            {
+                "position": position,
+                "player": _player_ref(rating.player),
+                "mu": rating.mu,
+                "sigma": rating.sigma,
+                "ordinal": rating.ordinal,
+                "games": rating.games,
+                "wins": round(wins, DIGITS),
+                "win_rate": _ratio(wins, games),
+            }
+        )
+    return entries
+
+
+class Counted:
+    """A queryset to paginate whose length is known already, so that no COUNT runs over it."""
+
+    def __init__(self, queryset: QuerySet[Any], count: int) -> None:
+        self.queryset = queryset
+        self.length = count
+
+    def count(self) -> int:
+        return self.length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.queryset[key]
+
+
+def rating_history(*, player: Player) -> Counted:
+    """The player's rating after each game, in the order ratings were computed. Its length is
+    the rated games of the current rating (the same recompute wrote both)."""
+    rows = RatingHistory.objects.filter(player=player).order_by("played_on", "game_id")
+    games = Rating.objects.filter(player=player).values_list("games", flat=True).first()
+    return Counted(rows, games or 0)
+
+
+def rating_history_entries(rows: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "game": h.game_id,
+            "played_on": h.played_on.isoformat(),
+            "mu": h.mu,
+            "sigma": h.sigma,
+            "ordinal": h.ordinal,
+        }
+        for h in rows
+    ]

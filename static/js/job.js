@@ -1,0 +1,57 @@
+/* Re-score job page: poll the API for progress until the job is done. */
+(function () {
+  "use strict";
+  var box = document.getElementById("job");
+  if (!box || !window.fetch) return;
+  var url = box.getAttribute("data-api");
+  var bar = document.getElementById("job-progress");
+  var count = document.getElementById("job-count");
+  var status = document.getElementById("job-status");
+
+  function list(id, items, render) {
+    var ul = document.getElementById(id);
+    ul.textContent = "";
+    if (!items.length) {
+      var li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = "None.";
+      ul.appendChild(li);
+      return;
+    }
+    items.forEach(function (item) {
+      var li = document.createElement("li");
+      render(li, item);
+      ul.appendChild(li);
+    });
+  }
+
+  function show(job) {
+    bar.max = Math.max(job.total, 1);
+    bar.value = job.total ? job.done : 1;
+    bar.textContent = job.done + " of " + job.total;
+    count.textContent = job.done + " of " + job.total;
+    status.textContent = job.status;
+    list("job-changed", job.winners_changed, function (li, c) {
+      var a = document.createElement("a");
+      a.href = "/games/" + c.game + "/";
+      a.textContent = "Game #" + c.game;
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(
+        ": seats " + c.winners_before.join(", ") + " → " + c.winners_after.join(", ")));
+    });
+    list("job-failures", job.failures, function (li, f) {
+      li.textContent = "Game #" + f.key + ": " + f.message + " (" + f.code + ")";
+    });
+  }
+
+  function poll() {
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (job) {
+        show(job);
+        if (job.status === "running") window.setTimeout(poll, 1000);
+      })
+      .catch(function () { window.setTimeout(poll, 5000); });
+  }
+  if (box.getAttribute("data-status") === "running") poll();
+})();

@@ -1,0 +1,159 @@
+"""Property-based tests of the whole API from its own OpenAPI schema (schemathesis).
+
+The schema is generated in-process (drf-spectacular), and the generated requests go to the
+project's WSGI application, signed in with the token of a user who owns the stored games. Every
+response must be no server error, have a documented status code and content type, and a body
+that matches the schema.
+
+Each operation is one test, on a database of its own (``db``: one transaction, rolled back
+after the test), filled with players, games in progress, finished and scorepad games whose ids
+start at 1, so that the small ids schemathesis likes to try name real records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from django.conf import settings as django_settings
+from django.core.management.color import no_style
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, connection
+from drf_spectacular.generators import SchemaGenerator
+from hypothesis import HealthCheck, settings
+from rest_framework.authtoken.models import Token
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from games import services
+from games.models import Deck, Game, Player, Round, Seat
+from potdevin_site.wsgi import application
+from scoring.engine.potdevin.simulate import simulate
+
+MAX_EXAMPLES = 25
+
+CONFIG = schemathesis.Config.from_dict(
+    {
+        "generation": {
+            "max-examples": MAX_EXAMPLES,
+            # The token is sent by the test; random Authorization headers only make 401s.
+            "with-security-parameters": False,
+        },
+        # Boundary cases of every schema, then random ones; no stateful phase here.
+        "phases": {"stateful": {"enabled": False}},
+        # Random ids are almost never those of a stored record: most requests name one.
+        "dictionaries": {
+            "ids": {"values": [1, 2, 3, 4, 5, 6, 7]},
+            "round_numbers": {"values": [1, 2, 3, 4, 5]},
+            "deck_keys": {"values": ["standard"]},
+        },
+        "parameters": {
+            "path.id": {"dictionary": "ids", "probability": 0.8},
+            "path.number": {"dictionary": "round_numbers", "probability": 0.8},
+            "path.key": {"dictionary": "deck_keys", "probability": 0.5},
+            "query.player": {"dictionary": "ids", "probability": 0.5},
+        },
+    }
+)
+SCHEMA = schemathesis.openapi.from_dict(
+    SchemaGenerator().get_schema(request=None, public=True), config=CONFIG
+)
+SCHEMA.app = application
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+def _restart_ids(*models: type) -> None:
+    """Let the next row of each (empty) table get id 1, or the id after the highest."""
+    if connection.vendor == "sqlite":
+        tables = [m._meta.db_table for m in models]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM sqlite_sequence WHERE name IN ({', '.join('%s' for _ in tables)})",
+                tables,
+            )
+        return
+    statements = connection.ops.sequence_reset_sql(no_style(), list(models))
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
+
+
+@pytest.fixture
+def wsgi_in_test_transaction() -> Iterator[None]:
+    """The test's requests run in the test's transaction, as with Django's test client: the
+    handler must not close the connection at the start and end of each request."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def api_records(db: None, user: Any, other_user: Any, standard_deck: Deck, throttle_rates):
+    """Players 1..7, games 1..6 (in progress with rounds, finished, scorepad, another user's),
+    and the owner's token header."""
+    # Thousands of requests in a few seconds: no throttle may answer 429 instead of the API.
+    scopes = django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    throttle_rates(**dict.fromkeys(scopes, "1000000/min"))
+    _restart_ids(Player, Game, Seat, Round)
+    names = ["Ada", "Bea", "Cy", "Dev", "Eli", "Flo", "Gus"]
+    players = [services.player_create(name=n, created_by=user) for n in names]
+
+    def partial(log: dict[str, Any], rounds: int) -> dict[str, Any]:
+        return {**log, "rounds": log["rounds"][:rounds]}
+
+    def import_one(owner: Any, log: dict[str, Any]) -> Game:
+        return services.game_import(owner=owner, documents=[log])[0]
+
+    import_one(user, partial(simulate(3, seed=51, names=names[:3]), 4))  # 1: 4 rounds played
+    import_one(user, simulate(4, seed=52, teams=True, names=names[:4]))  # 2: finished, teams
+    services.game_create(  # 3: no round yet
+        owner=user, players=players[2:7], deck=standard_deck, first_player=0
+    )
+    zeros = dict.fromkeys(
+        ("nobles", "artists", "traders", "workmen", "knights", "assassins", "jokers"), 0
+    )
+    services.scorepad_game_create(  # 4: scorepad
+        owner=user,
+        players=players[:3],
+        deck=standard_deck,
+        tableaux=[
+            {**zeros, "bonus": 0, "malus": 0, "pot_de_vin": 0, "gems": g, "cards": 0}
+            for g in (1, 2, 0)
+        ],
+    )
+    import_one(other_user, partial(simulate(3, seed=54, names=names[:3]), 2))  # 5: not ours
+    complete = import_one(user, simulate(6, seed=55, names=names[:6]))
+    services.game_reopen(game=complete)  # 6: every round played, not finished
+    assert list(Game.objects.order_by("pk").values_list("pk", flat=True)) == [1, 2, 3, 4, 5, 6]
+    assert players[0].pk == 1
+    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+
+
+@SCHEMA.parametrize()
+@settings(
+    deadline=None,
+    max_examples=MAX_EXAMPLES,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+    database=None,
+)
+def test_api_conforms_to_its_schema(
+    case: schemathesis.Case, api_records: dict[str, str], wsgi_in_test_transaction: None
+) -> None:
+    case.call_and_validate(headers=api_records, checks=CHECKS)

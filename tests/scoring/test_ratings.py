@@ -1,0 +1,301 @@
+"""Skill ratings (scoring.stats): openskill Plackett-Luce over games in (date, id) order,
+recomputed from the earliest changed date after a change commits."""
+
+from __future__ import annotations
+
+import datetime
+import importlib.util
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from openskill.models import PlackettLuce
+
+from games import services
+from games.models import Game, Player
+from scoring import selectors, stats
+from scoring.models import Rating, RatingHistory
+from scoring.stats_tasks import ratings_recompute_task
+
+_spec = importlib.util.spec_from_file_location(
+    "stats_builders", Path(__file__).with_name("stats_builders.py")
+)
+assert _spec is not None and _spec.loader is not None
+B = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(B)
+tableau, scorepad, day = B.tableau, B.scorepad, B.day
+
+pytestmark = pytest.mark.django_db
+
+Commit = Callable[[], AbstractContextManager[Any]]
+
+
+@pytest.fixture
+def owner() -> Any:
+    return get_user_model().objects.create_user("owner", password="a-long-password-42")
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks: Any, settings: Any) -> Commit:
+    """``with commit(): ...``: what runs when a transaction commits (the ratings recompute, in
+    process) runs at the end of the block, as it would after a real commit."""
+    settings.POTDEVIN_RATINGS_SYNC = True
+
+    def block() -> AbstractContextManager[Any]:
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return block
+
+
+def pid(name: str) -> int:
+    return Player.objects.get(name=name).pk
+
+
+def rating(name: str) -> tuple[float, float]:
+    r = Rating.objects.get(player_id=pid(name))
+    return r.mu, r.sigma
+
+
+def history() -> dict[tuple[int, int | None], tuple[int, float, float]]:
+    return {(h.player_id, h.game_id): (h.pk, h.mu, h.sigma) for h in RatingHistory.objects.all()}
+
+
+def expected_ratings() -> tuple[dict[int, Any], dict[tuple[int, int], Any]]:
+    """openskill called directly, game by game in (played_on, id) order, from the results:
+    (rating per player, rating per (player, game))."""
+    model = PlackettLuce()
+    current: dict[int, Any] = {}
+    after: dict[tuple[int, int], Any] = {}
+    for game in Game.objects.filter(status=Game.Status.FINISHED).order_by("played_on", "id"):
+        seats = {s.seat: s.player_id for s in game.seats.all()}
+        result = game.result
+        assert result is not None
+        if result["teams"]:
+            units = [[seats[s] for s in t["seats"]] for t in result["teams"]]
+            ranks = [t["rank"] for t in result["teams"]]
+        else:
+            units = [[seats[p["seat"]]] for p in result["players"]]
+            ranks = [p["rank"] for p in result["players"]]
+        teams = [[current.get(p) or model.rating() for p in unit] for unit in units]
+        for unit, rated in zip(units, model.rate(teams, ranks=ranks), strict=True):
+            for p, r in zip(unit, rated, strict=True):
+                current[p] = after[(p, game.pk)] = r
+    return current, after
+
+
+def assert_ratings_match() -> None:
+    current, after = expected_ratings()
+    stored = {r.player_id: r for r in Rating.objects.all()}
+    assert sorted(stored) == sorted(current)
+    for p, r in current.items():
+        assert stored[p].mu == pytest.approx(r.mu, abs=1e-9)
+        assert stored[p].sigma == pytest.approx(r.sigma, abs=1e-9)
+        assert stored[p].ordinal == pytest.approx(r.ordinal(), abs=1e-9)
+        assert stored[p].games == sum(1 for q, _ in after if q == p)
+    rows = {(h.player_id, h.game_id): h for h in RatingHistory.objects.all()}
+    assert sorted(rows) == sorted(after)
+    for key, r in after.items():
+        assert (rows[key].mu, rows[key].sigma) == pytest.approx((r.mu, r.sigma), abs=1e-9)
+
+
+def test_first_game_equals_openskill_rate(owner: Any, commit: Commit) -> None:
+    # Ada and Bea share first place (same points, cards and gems); Cy is third.
+    with commit():
+        game = scorepad(
+            owner, ["Ada", "Bea", "Cy"], [tableau(nobles=3), tableau(artists=3), tableau()]
+        )
+    model = PlackettLuce()
+    a, b, c = model.rating(), model.rating(), model.rating()
+    [[a2], [b2], [c2]] = model.rate([[a], [b], [c]], ranks=[1, 1, 3])
+    for name, r in (("Ada", a2), ("Bea", b2), ("Cy", c2)):
+        stored = Rating.objects.get(player_id=pid(name))
+        assert (stored.mu, stored.sigma) == pytest.approx((r.mu, r.sigma), abs=1e-12)
+        assert stored.ordinal == pytest.approx(r.ordinal(), abs=1e-12)
+        assert stored.ordinal == pytest.approx(r.mu - 3 * r.sigma, abs=1e-12)
+        assert stored.games == 1
+        row = RatingHistory.objects.get(player_id=pid(name), game=game)
+        assert (row.mu, row.sigma, row.played_on) == (stored.mu, stored.sigma, game.played_on)
+    assert rating("Ada") == rating("Bea")  # a shared place: the same update
+
+
+def test_team_game_with_tied_teams(owner: Any, commit: Commit) -> None:
+    # Teams (Ada, Cy) and (Bea, Dev) share first place; then a 6-player game of three teams.
+    with commit():
+        scorepad(
+            owner,
+            ["Ada", "Bea", "Cy", "Dev"],
+            [tableau(nobles=3), tableau(artists=3), tableau(), tableau()],
+            teams=[[0, 2], [1, 3]],
+        )
+    model = PlackettLuce()
+    [[a, c], [b, d]] = model.rate(
+        [[model.rating(), model.rating()], [model.rating(), model.rating()]], ranks=[1, 1]
+    )
+    assert rating("Ada") == pytest.approx((a.mu, a.sigma), abs=1e-12)
+    assert rating("Dev") == pytest.approx((d.mu, d.sigma), abs=1e-12)
+    with commit():
+        B.imported(
+            owner,
+            [
+                B.simulated(
+                    6,
+                    4,
+                    names=["Ada", "Bea", "Cy", "Dev", "Eli", "Flo"],
+                    played_on=day(1),
+                    teams=True,
+                )
+            ],
+        )
+    assert_ratings_match()
+
+
+def test_an_older_game_changes_the_ratings_after_it(owner: Any, commit: Commit) -> None:
+    names = ["Ada", "Bea", "Cy", "Dev"]
+    with commit():
+        B.imported(
+            owner,
+            [B.simulated(3 + k % 2, k, names=names[: 3 + k % 2], played_on=day(2 * k))
+             for k in range(4)],
+        )  # fmt: skip
+    before = history()
+    g0, g1, g2, g3 = Game.objects.order_by("played_on")
+    # A game on day 3, between g1 (day 2) and g2 (day 4), that Ada, Bea and Cy played.
+    with commit():
+        (inserted,) = B.imported(owner, [B.simulated(3, 99, names=names[:3], played_on=day(3))])
+    after = history()
+    for game in (g0, g1):  # before it: the same rows, untouched
+        for key, row in before.items():
+            if key[1] == game.pk:
+                assert after[key] == row
+    for game in (g2, g3):  # after it: recomputed
+        changed = [k for k in before if k[1] == game.pk and after[k][1:] != before[k][1:]]
+        assert changed
+    assert {k for k in after if k[1] == inserted.pk} == {(pid(n), inserted.pk) for n in names[:3]}
+    assert_ratings_match()
+
+
+def test_changes_keep_ratings_equal_to_a_full_recompute(owner: Any, commit: Commit) -> None:
+    names = ["Ada", "Bea", "Cy", "Dev", "Eli", "Flo"]
+    with commit():
+        games = B.imported(
+            owner,
+            [
+                B.simulated(n, 10 + k, names=names[:n], played_on=day(k % 5), teams=k % 3 == 1)
+                for k, n in enumerate([3, 4, 5, 6, 4, 3, 6, 4])
+            ],
+        )
+    assert_ratings_match()
+    with commit():
+        services.game_reopen(game=games[2])
+    assert_ratings_match()
+    with commit():
+        services.game_update(game=games[5], played_on=day(-1))
+    assert_ratings_match()
+    with commit():
+        services.game_delete(game=games[0])
+    assert not RatingHistory.objects.filter(game__isnull=True).exists()
+    assert_ratings_match()
+    with commit():
+        services.game_finish(game=games[2])
+    assert_ratings_match()
+    kept = {k: v[1:] for k, v in history().items()}
+    stats.ratings_recompute(since=None)  # the same order and inputs: the same numbers
+    assert {k: v[1:] for k, v in history().items()} == kept
+
+
+def test_a_player_without_games_left_is_not_rated(owner: Any, commit: Commit) -> None:
+    with commit():
+        game = scorepad(owner, ["Ada", "Bea", "Cy"], [tableau(nobles=1), tableau(), tableau()])
+        scorepad(owner, ["Bea", "Cy", "Dev"], [tableau(nobles=1), tableau(), tableau()])
+    assert Rating.objects.filter(player_id=pid("Ada")).exists()
+    with commit():
+        services.game_delete(game=game)
+    assert not Rating.objects.filter(player_id=pid("Ada")).exists()
+    assert Rating.objects.get(player_id=pid("Bea")).games == 1
+    assert_ratings_match()
+
+
+def test_leaderboard_is_ordered_by_ordinal(owner: Any, commit: Commit) -> None:
+    names = ["Ada", "Bea", "Cy", "Dev", "Eli"]
+    with commit():
+        B.imported(
+            owner,
+            [B.simulated(3, k, names=names[k % 3 : k % 3 + 3], played_on=day(k))
+             for k in range(9)],
+        )  # fmt: skip
+    board = list(selectors.leaderboard())
+    ordinals = [r.ordinal for r in board]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert {r.player.name for r in board} == set(names)
+    entries = selectors.leaderboard_entries(board, start=1)
+    assert [e["position"] for e in entries] == list(range(1, 6))
+    assert [e["player"]["name"] for e in entries] == [r.player.name for r in board]
+    most = max(r.games for r in board)
+    assert {r.games for r in selectors.leaderboard(min_games=most)} == {most}
+
+
+@pytest.fixture
+def queued(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    settings.POTDEVIN_RATINGS_SYNC = False
+    sent: list[Any] = []
+    monkeypatch.setattr(ratings_recompute_task, "delay", lambda *args: sent.append(args))
+    yield sent
+
+
+def test_without_sync_one_task_is_queued_after_commit(
+    owner: Any, queued: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    names = ["Ada", "Bea", "Cy"]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        B.imported(
+            owner,
+            [
+                B.simulated(3, 1, names=names, played_on=day(5)),
+                B.simulated(3, 2, names=names, played_on=day(2)),
+            ],
+        )
+        assert queued == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    assert queued == [(day(2).isoformat(),)]  # once, from the earliest date
+    assert not Rating.objects.exists()
+
+
+def test_the_task_recomputes_from_a_date(owner: Any, queued: list[Any]) -> None:
+    names = ["Ada", "Bea", "Cy"]
+    B.imported(
+        owner,
+        [B.simulated(3, k, names=names, played_on=day(k)) for k in range(3)],
+    )
+    assert ratings_recompute_task(None) == 3
+    assert_ratings_match()
+    first = RatingHistory.objects.filter(played_on=day(0)).order_by("id")
+    ids = list(first.values_list("id", flat=True))
+    assert ratings_recompute_task.apply(args=[day(1).isoformat()]).get() == 2
+    assert list(first.values_list("id", flat=True)) == ids  # kept: before the date
+    assert_ratings_match()
+
+
+def test_ratings_follow_the_date_then_the_game_id(owner: Any, commit: Commit) -> None:
+    # Two games on one day: the one stored first (smaller id) is rated first.
+    with commit():
+        first = scorepad(
+            owner,
+            ["Ada", "Bea", "Cy"],
+            [tableau(nobles=1), tableau(), tableau()],
+            played_on=datetime.date(2026, 5, 1),
+        )
+        second = scorepad(
+            owner,
+            ["Ada", "Bea", "Cy"],
+            [tableau(), tableau(nobles=1), tableau()],
+            played_on=datetime.date(2026, 5, 1),
+        )
+    assert first.pk < second.pk
+    ada = Rating.objects.get(player_id=pid("Ada"))
+    last = RatingHistory.objects.get(player_id=pid("Ada"), game=second)
+    assert (ada.mu, ada.sigma) == (last.mu, last.sigma)
+    assert_ratings_match()

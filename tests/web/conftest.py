@@ -1,0 +1,70 @@
+"""Fixtures of the web page tests: users and Django test clients signed in as them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services
+from games.models import Deck
+
+PASSWORD = "a-long-test-password-42"
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords_and_sync_ratings(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Ratings are recomputed in this process when a change commits, not queued for a worker.
+    settings.POTDEVIN_RATINGS_SYNC = True
+
+
+def make_user(username: str, *, is_staff: bool = False) -> Any:
+    return get_user_model().objects.create_user(
+        username=username, password=PASSWORD, is_staff=is_staff
+    )
+
+
+@pytest.fixture
+def user(db: None) -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def other_user(db: None) -> Any:
+    return make_user("bob")
+
+
+@pytest.fixture
+def staff_user(db: None) -> Any:
+    return make_user("carol", is_staff=True)
+
+
+def _signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def web(user: Any) -> Client:
+    return _signed_in(user)
+
+
+@pytest.fixture
+def other_web(other_user: Any) -> Client:
+    return _signed_in(other_user)
+
+
+@pytest.fixture
+def staff_web(staff_user: Any) -> Client:
+    return _signed_in(staff_user)
+
+
+@pytest.fixture
+def standard_deck(db: None) -> Deck:
+    """The `standard` deck (a flush after a transactional test removes the migration's row;
+    the service stores it again from the engine's built-in deck)."""
+    return services.deck_default()
