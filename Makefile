@@ -38,8 +38,9 @@ $(ENGINE_STAMP): $(STAMP) $(ENGINE_SOURCES)
 
 venv: $(STAMP) $(ENGINE_STAMP) ## Create .venv, install the project and its dev tools, build the engine
 
-migrate: venv ## Apply database migrations
+migrate: venv ## Apply database migrations and collect the static files
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
 
 # The worker runs in the background; the trap stops it when runserver ends or on Ctrl-C.
 run: migrate ## Migrate, then serve on 127.0.0.1:8000 with a Celery worker

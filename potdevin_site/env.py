@@ -69,6 +69,16 @@ def database_config(env: Mapping[str, str], var_dir: Path) -> dict[str, Any]:
     return config
 
 
+def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
+    """CACHE_URL (redis://...) for a shared cache, else memory local to each process."""
+    url = env.get("CACHE_URL", "").strip()
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if not url.startswith(("redis://", "rediss://")):
+        raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL, not {url!r}")
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+
 def secret_key(env: Mapping[str, str], debug: bool) -> str:
     key = env.get("SECRET_KEY", "").strip()
     if debug:

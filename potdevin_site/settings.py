@@ -11,6 +11,7 @@ from pathlib import Path
 from potdevin_site.env import (
     DEFAULT_ALLOWED_HOSTS,
     broker_folders,
+    cache_config,
     celery_broker,
     database_config,
     env_bool,
@@ -47,6 +48,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves the collected static files when DEBUG is off (runserver serves them with DEBUG on).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -90,8 +93,13 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Throttles and sign-in limits count in the cache: set CACHE_URL (redis://...) so that every
+# process of a deployment shares the counts; the default is per process.
+CACHES = {"default": cache_config(ENV)}
+
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = VAR_DIR / "static"  # collectstatic fills it; WhiteNoise serves it
+STATIC_ROOT.mkdir(exist_ok=True)
 # The web scorepad's own CSS and scripts: served by the project, never from a CDN.
 STATICFILES_DIRS = [BASE_DIR / "static"]
 

@@ -164,3 +164,16 @@ def test_celery_app_reads_django_settings() -> None:
     if conf.broker_url.startswith("filesystem://"):
         for key in ("data_folder_in", "processed_folder", "control_folder"):
             assert Path(conf.broker_transport_options[key]).is_dir()
+
+
+def test_cache_is_per_process_unless_a_redis_url_is_given() -> None:
+    from potdevin_site.env import cache_config
+
+    assert cache_config({})["BACKEND"].endswith("LocMemCache")
+    shared = cache_config({"CACHE_URL": "redis://127.0.0.1:6379/2"})
+    assert shared == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6379/2",
+    }
+    with pytest.raises(ImproperlyConfigured):
+        cache_config({"CACHE_URL": "memcached://h"})

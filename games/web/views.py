@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -13,7 +15,9 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_POST
+from django_ratelimit.decorators import ratelimit
 
 from games import selectors, services
 from games.errors import RecordError
@@ -455,3 +459,26 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "web/job.html",
         {"job": job, "progress": progress, "api_url": f"/api/rescore/{job.pk}/"},
     )
+
+
+def _signin_rate() -> str:
+    """The API's sign-in rate ("20/min") in django-ratelimit's form ("20/m")."""
+    count, period = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["signin"].split("/")
+    return f"{count}/{period[0]}"
+
+
+@method_decorator(
+    ratelimit(key="ip", rate=lambda group, request: _signin_rate(), method="POST", block=False),
+    name="post",
+)
+class SignInView(auth_views.LoginView):
+    """Django's sign-in, with sign-in attempts per address limited like the API's token."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if getattr(request, "limited", False):
+            form = self.get_form()
+            form.add_error(None, "Too many sign-in attempts from here; wait a minute.")
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)

@@ -626,3 +626,21 @@ def test_no_round_after_the_end(web: Client, user: Any, standard_deck: Deck) -> 
     response = web.post(reverse("web:round-append", args=[game.pk]), extra, follow=True)
     assert f"The game ended after round {len(log['rounds'])}." in response.content.decode()
     assert game.rounds.count() == len(log["rounds"])
+
+
+def test_sign_in_attempts_are_limited_per_address(client: Any, settings: Any) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "signin": "3/min",
+        },
+    }
+    wrong = {"username": "nobody", "password": "wrong"}
+    statuses = [client.post("/accounts/login/", wrong).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert "Too many sign-in attempts" in client.post("/accounts/login/", wrong).content.decode()
+    cache.clear()
