@@ -3,6 +3,7 @@ queries, none of them over a player's games)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import QuerySet
@@ -142,6 +143,11 @@ def leaderboard_entries(ratings: list[Rating], *, start: int) -> list[dict[str, 
     return entries
 
 
+def rating_history(*, player: Player) -> QuerySet[RatingHistory]:
+    """The player's rating after each game, in the order ratings were computed."""
+    return RatingHistory.objects.filter(player=player).order_by("played_on", "game_id")
+
+
 class Counted:
     """A queryset to paginate whose length is known already, so that no COUNT runs over it."""
 
@@ -158,13 +164,15 @@ class Counted:
     def __getitem__(self, key: Any) -> Any:
         return self.queryset[key]
 
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.queryset)
 
-def rating_history(*, player: Player) -> Counted:
-    """The player's rating after each game, in the order ratings were computed. Its length is
-    the rated games of the current rating (the same recompute wrote both)."""
-    rows = RatingHistory.objects.filter(player=player).order_by("played_on", "game_id")
+
+def rating_history_pages(*, player: Player) -> Counted:
+    """``rating_history`` to paginate: its length is the rated games of the current rating
+    (the recompute that wrote the history wrote both), not a COUNT over the player's games."""
     games = Rating.objects.filter(player=player).values_list("games", flat=True).first()
-    return Counted(rows, games or 0)
+    return Counted(rating_history(player=player), games or 0)
 
 
 def rating_history_entries(rows: Any) -> list[dict[str, Any]]:

@@ -444,14 +444,13 @@ def _head_to_head_sql(count: int) -> str:
     table = connection.ops.quote_name(PlayerGame._meta.db_table)
     q = connection.ops.quote_name
     rank, team, game, player = q("rank"), q("team"), q("game_id"), q("player_id")
-    marks = ", ".join(["%s"] * count)
     return (
         f"SELECT a.{player}, b.{player}, COUNT(*), "
         f"SUM(CASE WHEN a.{rank} < b.{rank} THEN 1 ELSE 0 END), "
         f"SUM(CASE WHEN a.{rank} > b.{rank} THEN 1 ELSE 0 END), "
         f"SUM(CASE WHEN a.{rank} = b.{rank} THEN 1 ELSE 0 END) "
         f"FROM {table} a JOIN {table} b ON b.{game} = a.{game} AND b.{player} <> a.{player} "
-        f"WHERE a.{player} IN ({marks}) "
+        f"WHERE a.{player} IN ({_in(count)}) "
         f"AND (a.{team} IS NULL OR b.{team} IS NULL OR a.{team} <> b.{team}) "
         f"GROUP BY a.{player}, b.{player}"
     )
@@ -610,7 +609,7 @@ def _rate_games(
         units: dict[Any, list[int]] = {}
         unit_rank: dict[Any, int] = {}
         for player_id, team, rank in seats:
-            key = ("team", team) if team is not None else ("seat", player_id)
+            key = ("team", team) if team is not None else ("player", player_id)
             units.setdefault(key, []).append(player_id)
             unit_rank[key] = rank
         for members in units.values():

@@ -181,7 +181,7 @@ class PlayerRatingsView(generics.GenericAPIView):
         responses={200: RatingHistoryEntrySerializer(many=True), **errors(400, 401, 404)},
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(selectors.rating_history(player=_player(kwargs)))
+        page = self.paginate_queryset(selectors.rating_history_pages(player=_player(kwargs)))
         return self.get_paginated_response(selectors.rating_history_entries(page))
 
 

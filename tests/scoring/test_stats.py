@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def owner() -> Any:
-    return get_user_model().objects.create_user("owner", password="a-long-password-42")
+    return get_user_model().objects.create_user("owner")  # no password: no hashing
 
 
 def player(name: str) -> Player:
@@ -364,7 +364,7 @@ def test_concurrent_refreshes_on_postgresql() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("SQLite runs one writer at a time")
     Deck.objects.get_or_create(key="standard", defaults={"cards": standard_layout()})
-    owner = get_user_model().objects.create_user("racer", password="a-long-password-42")
+    owner = get_user_model().objects.create_user("racer")
     names = ["Ada", "Bea", "Cy", "Dev", "Eli", "Flo"]
     logs = [B.simulated(4, 300 + k, names=names[k % 3 : k % 3 + 4], played_on=day(k % 4))
             for k in range(8)]  # fmt: skip
