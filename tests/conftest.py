@@ -5,21 +5,17 @@ Tests that need an outside service (PostgreSQL, Redis, ...) call the
 reachable, unless POTDEVIN_REQUIRE_SERVICES=1 (as in CI), where it fails.
 
 The engine may be compiled with mypyc beside its sources (``make``). With
-POTDEVIN_PURE_ENGINE=1 the tests import the plain Python sources instead, so
-both builds are tested; a compiled module older than its source fails the run
-rather than testing stale code.
+POTDEVIN_PURE_ENGINE=1 the engine imports its plain Python sources instead (see
+scoring/engine/__init__.py), so both builds are tested; a compiled module older
+than its source fails the run rather than testing stale code.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import os
 import socket
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from urllib.parse import urlsplit
 
 import pytest
@@ -27,22 +23,6 @@ import pytest
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "scoring" / "engine"
 # Ratings are recomputed in the test process when a change commits, not queued for a worker.
 os.environ.setdefault("POTDEVIN_RATINGS_SYNC", "1")
-
-
-class _EngineSourcesOnly(importlib.abc.MetaPathFinder):
-    """Finds scoring.engine modules among .py files only, passing over compiled ones."""
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if not fullname.startswith("scoring.engine.") or path is None:
-            return None
-        loaders = [(importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)]
-        for entry in path:
-            spec = importlib.machinery.FileFinder(entry, *loaders).find_spec(fullname)
-            if spec is not None:
-                return spec
-        return None
 
 
 def _stale_compiled_modules() -> list[str]:
@@ -60,11 +40,8 @@ def _stale_compiled_modules() -> list[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("POTDEVIN_PURE_ENGINE") == "1":
-        if any(name.startswith("scoring.engine") for name in sys.modules):
-            raise pytest.UsageError("scoring.engine was imported before the pure-engine switch")
-        sys.meta_path.insert(0, _EngineSourcesOnly())
-    else:
+    # POTDEVIN_PURE_ENGINE=1 is read by scoring.engine itself when first imported.
+    if os.environ.get("POTDEVIN_PURE_ENGINE") != "1":
         stale = _stale_compiled_modules()
         if stale:
             raise pytest.UsageError(

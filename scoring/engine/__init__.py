@@ -2,9 +2,37 @@
 
 from __future__ import annotations
 
-from scoring.engine.base import GameEngine
-from scoring.engine.errors import LogError
-from scoring.engine.potdevin import ENGINE as POTDEVIN_ENGINE
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+
+class _PlainSources(importlib.abc.MetaPathFinder):
+    """Finds this package's modules among .py files only, passing over the ones mypyc compiled
+    beside them (``make``), so both builds can be run and compared."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(__name__ + ".") or path is None:
+            return None
+        loader = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
+        for entry in path:
+            spec = importlib.machinery.FileFinder(entry, loader).find_spec(fullname)
+            if spec is not None:
+                return spec
+        return None
+
+
+if os.environ.get("POTDEVIN_PURE_ENGINE") == "1":
+    sys.meta_path.insert(0, _PlainSources())
+
+from scoring.engine.base import GameEngine  # noqa: E402 (after the switch above)
+from scoring.engine.errors import LogError  # noqa: E402
+from scoring.engine.potdevin import ENGINE as POTDEVIN_ENGINE  # noqa: E402
 
 ENGINES: dict[str, GameEngine] = {POTDEVIN_ENGINE.game_id: POTDEVIN_ENGINE}
 
