@@ -111,6 +111,8 @@ def celery_broker(env: Mapping[str, str], var_dir: Path) -> tuple[str, dict[str,
         "processed_folder": str(root / "processed"),
         "control_folder": str(root / "control"),
         "store_processed": False,
+        # The folder queue is polled; kombu's 1 s default would hold a job's batches back.
+        "polling_interval": 0.1,
     }
 
 

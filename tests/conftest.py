@@ -19,10 +19,20 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings as django_settings
 
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "scoring" / "engine"
+
+if not os.environ.get("CELERY_BROKER_URL"):
+    # A bare `pytest` (not `make test`) would queue its tasks in the developer's own folder
+    # queue under var/; they go to Celery's in-memory transport instead.
+    from potdevin_site.celery import app as _celery_app
+
+    _celery_app.conf.broker_url = "memory://"
 # Ratings are recomputed in the test process when a change commits, not queued for a worker.
-os.environ.setdefault("POTDEVIN_RATINGS_SYNC", "1")
+# (pytest-django has read the settings before this module runs: an environment variable set
+# here would come too late.)
+django_settings.POTDEVIN_RATINGS_SYNC = True
 
 
 def _stale_compiled_modules() -> list[str]:
