@@ -16,10 +16,13 @@ import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings as django_settings
+
+from tests.accounts import make_user
 
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "scoring" / "engine"
 
@@ -119,3 +122,23 @@ def skip_or_fail_fixture() -> Callable[[str], None]:
         pytest.skip(message)
 
     return skip_or_fail
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def user(db: None) -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def other_user(db: None) -> Any:
+    return make_user("bob")
+
+
+@pytest.fixture
+def staff_user(db: None) -> Any:
+    return make_user("carol", is_staff=True)

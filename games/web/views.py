@@ -3,6 +3,7 @@ selectors and write through services; an engine error is shown next to what caus
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -80,20 +81,24 @@ def _player_form_context(form: Any) -> dict[str, Any]:
     return {"form": form, "known_players": _known_players()}
 
 
-@login_required
-def game_new(request: HttpRequest) -> HttpResponse:
-    default = services.deck_default()
-    form = NewGameForm(_posted(request), initial={"deck": default.key})
+def _new_game_page(
+    request: HttpRequest,
+    form_class: type[NewGameForm | ScorepadForm],
+    template: str,
+    create: Callable[..., Game],
+    done: str,
+) -> HttpResponse:
+    """A page that records a game from a form: refused by the engine, the form shows why."""
+    form = form_class(_posted(request), initial={"deck": services.deck_default().key})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            # A refused game keeps no player created for it.
-            with transaction.atomic():
-                game = services.game_create(
+            with transaction.atomic():  # a refused game keeps no player created for it
+                game = create(
+                    data,
                     owner=request.user,
                     players=services.players_resolve(data["names"], created_by=request.user),
                     deck=data["deck"],
-                    first_player=data["first_player"],
                     teams=data["team_list"],
                     played_on=data.get("played_on"),
                     location=data.get("location") or "",
@@ -102,35 +107,26 @@ def game_new(request: HttpRequest) -> HttpResponse:
         except (LogError, RecordError) as exc:
             _header_error(form, exc)
         else:
-            messages.success(request, f"Game #{game.pk} started.")
+            messages.success(request, done.format(id=game.pk))
             return redirect("web:game", pk=game.pk)
-    return render(request, "web/game_new.html", _player_form_context(form))
+    return render(request, template, _player_form_context(form))
+
+
+@login_required
+def game_new(request: HttpRequest) -> HttpResponse:
+    def create(data: dict[str, Any], **common: Any) -> Game:
+        return services.game_create(first_player=data["first_player"], **common)
+
+    return _new_game_page(request, NewGameForm, "web/game_new.html", create, "Game #{id} started.")
 
 
 @login_required
 def scorepad_new(request: HttpRequest) -> HttpResponse:
-    default = services.deck_default()
-    form = ScorepadForm(_posted(request), initial={"deck": default.key})
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            with transaction.atomic():
-                game = services.scorepad_game_create(
-                    owner=request.user,
-                    players=services.players_resolve(data["names"], created_by=request.user),
-                    deck=data["deck"],
-                    tableaux=data["tableaux"],
-                    teams=data["team_list"],
-                    played_on=data.get("played_on"),
-                    location=data.get("location") or "",
-                    game_type=data["game_type"],
-                )
-        except (LogError, RecordError) as exc:
-            _header_error(form, exc)
-        else:
-            messages.success(request, f"Game #{game.pk} recorded from its scorepad.")
-            return redirect("web:game", pk=game.pk)
-    return render(request, "web/scorepad_new.html", _player_form_context(form))
+    def create(data: dict[str, Any], **common: Any) -> Game:
+        return services.scorepad_game_create(tableaux=data["tableaux"], **common)
+
+    done = "Game #{id} recorded from its scorepad."
+    return _new_game_page(request, ScorepadForm, "web/scorepad_new.html", create, done)
 
 
 def _game(pk: int) -> Game:

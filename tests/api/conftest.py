@@ -10,7 +10,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -18,8 +17,6 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from games import services
 from games.models import Deck, Game, Player, Round, Seat
-
-PASSWORD = "a-long-test-password-42"
 
 # Rules D1, written out again here: values 4..9 carry one symbol of guild
 # (value - 4 + character) mod 6, values 10..12 two symbols of guild ((value - 10) * 4 + character)
@@ -78,12 +75,6 @@ def hand() -> SimpleNamespace:
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    """Users are made in most tests: hash their passwords cheaply."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _fresh_throttle_cache() -> Iterator[None]:
     """Throttle counts live in the cache: every test starts and ends with none."""
     cache.clear()
@@ -117,27 +108,6 @@ def standard_deck(db: None) -> Deck:
         key="standard", defaults={"cards": standard_cards(), "description": "rules D1"}
     )
     return deck
-
-
-def _user(username: str, *, is_staff: bool = False) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, password=PASSWORD, is_staff=is_staff
-    )
-
-
-@pytest.fixture
-def user(db: None) -> Any:
-    return _user("alice")
-
-
-@pytest.fixture
-def other_user(db: None) -> Any:
-    return _user("bob")
-
-
-@pytest.fixture
-def staff_user(db: None) -> Any:
-    return _user("carol", is_staff=True)
 
 
 def _client_for(user: Any) -> APIClient:

@@ -8,10 +8,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game, Player, Round
+from tests.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "a-long-test-password-42"  # tests/api/conftest.py makes every user with it
 
 
 def assert_error(response, status: int, code: str | None = None) -> dict:

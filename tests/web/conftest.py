@@ -5,41 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games import services
 from games.models import Deck
 
-PASSWORD = "a-long-test-password-42"
-
 
 @pytest.fixture(autouse=True)
-def _fast_passwords_and_sync_ratings(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _sync_ratings(settings: Any) -> None:
     # Ratings are recomputed in this process when a change commits, not queued for a worker.
     settings.POTDEVIN_RATINGS_SYNC = True
-
-
-def make_user(username: str, *, is_staff: bool = False) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, password=PASSWORD, is_staff=is_staff
-    )
-
-
-@pytest.fixture
-def user(db: None) -> Any:
-    return make_user("alice")
-
-
-@pytest.fixture
-def other_user(db: None) -> Any:
-    return make_user("bob")
-
-
-@pytest.fixture
-def staff_user(db: None) -> Any:
-    return make_user("carol", is_staff=True)
 
 
 def _signed_in(user: Any) -> Client:

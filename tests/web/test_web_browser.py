@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connections
 
 from games import services
@@ -22,7 +21,7 @@ from games.models import Game, Round
 from scoring.engine import get_engine
 from scoring.engine.potdevin.simulate import simulate
 from scoring.models import Job, JobItem
-from tests.web.conftest import PASSWORD
+from tests.accounts import PASSWORD, make_user
 
 CHROMIUM = os.environ.get("POTDEVIN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -74,12 +73,6 @@ def browser(
             # (Django keeps connections per async context): close them, or the test database
             # cannot be dropped.
             connections.close_all()
-
-
-def make_user(username: str, *, is_staff: bool = False) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, password=PASSWORD, is_staff=is_staff
-    )
 
 
 def sign_in(page: Any, base: str, username: str) -> None:

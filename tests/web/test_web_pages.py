@@ -17,7 +17,7 @@ from scoring import tasks
 from scoring.engine import get_engine
 from scoring.engine.potdevin.simulate import simulate
 from scoring.models import Job
-from tests.web.conftest import PASSWORD
+from tests.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
