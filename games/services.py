@@ -219,17 +219,21 @@ def scorepad_game_create(
     return game
 
 
-def _locked(game: Game) -> tuple[Game, list[Seat]]:
-    """The game re-read under ``select_for_update`` (callers are inside ``atomic``), with its
-    seats. Writers of one game queue here, so each sees the rounds the last one stored."""
-    locked = (
+def _locked_game(game: Game) -> Game:
+    """The game re-read under ``select_for_update`` (callers are inside ``atomic``). Writers
+    of one game queue here, so each sees the rounds the last one stored."""
+    return (
         Game.objects.select_for_update()
         .select_related("deck")
         .defer("result", "tableaux", "deck__cards")
         .get(pk=game.pk)
     )
-    seats = list(locked.seats.select_related("player").order_by("seat"))
-    return locked, seats
+
+
+def _locked(game: Game) -> tuple[Game, list[Seat]]:
+    """The locked game and its seats."""
+    locked = _locked_game(game)
+    return locked, list(locked.seats.select_related("player").order_by("seat"))
 
 
 def _require_rounds_mode(game: Game) -> None:
@@ -253,9 +257,12 @@ def round_append(
     (nothing stored) and ``GameConflict``."""
     try:
         with transaction.atomic():
-            game, seats = _locked(game)
+            game = _locked_game(game)
             _require_open(game)
-            rounds = adapters.round_logs(game)
+            # Names and rounds as plain rows: appending is the hot path of a game at the table.
+            stored_game = adapters.stored_games([game.pk])[game.pk]
+            names = [name for _, _, name in stored_game.seats]
+            rounds = stored_game.rounds
             expected = len(rounds) + 1
             if number is not None and number != expected:
                 raise GameConflict(
@@ -264,11 +271,11 @@ def round_append(
                     f"the next is {expected}",
                     round=number,
                 )
-            result = adapters.replay(game, seats, [*rounds, round_data])
+            result = adapters.replay(game, names, [*rounds, round_data])
             stored = Round.objects.create(
                 game=game, number=expected, trump=round_data["trump"], plays=round_data["plays"]
             )
-            adapters.store_result(game, seats, result, final=False)
+            adapters.store_result(game, [], result, final=False)  # seat scores stay unset
             game.save(update_fields=["result", "engine_version", "updated_at"])
     except IntegrityError as exc:  # the row lock makes this unreachable; the constraint is a guard
         raise GameConflict("round_conflict", "that round was stored meanwhile") from exc
