@@ -45,8 +45,8 @@ def setup_django(database_url: str, **env: str) -> None:
 
 
 def store_games(owner: Any, count: int, *, first_seed: int = 0) -> None:
-    """``count`` simulated games of every player count, stored as an import stores them but
-    without refreshing statistics per chunk (the caller rebuilds them once)."""
+    """``count`` simulated games of every player count, stored as an import stores them (the
+    statistics follow each chunk), in chunks of 1,000."""
     from django.db import transaction
 
     from games import services

@@ -223,7 +223,7 @@ def _locked_game(game: Game) -> Game:
     """The game re-read under ``select_for_update`` (callers are inside ``atomic``). Writers
     of one game queue here, so each sees the rounds the last one stored."""
     return (
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(of=("self",))  # not the deck row other games share
         .select_related("deck")
         .defer("result", "tableaux", "deck__cards")
         .get(pk=game.pk)

@@ -3,7 +3,7 @@ queries, none of them over a player's games)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.db.models import QuerySet
@@ -27,115 +27,125 @@ def _ratio(part: float, whole: int) -> float | None:
     return round(part / whole, DIGITS) if whole else None
 
 
-def bucket_stats(row: PlayerStats | None) -> dict[str, Any]:
-    """One bucket of a player's statistics, in the API's words (zeros for no games)."""
-    if row is None:
-        row = PlayerStats(negative_columns={})
-    games = row.games
+STATS_FIELDS = (
+    "bucket",
+    "games",
+    "wins",
+    "score_sum",
+    "best_score",
+    "worst_score",
+    "rank_sum",
+    "logged_games",
+    "rounds_won",
+    "gems_paid",
+    "gems_won",
+    "sweeps",
+    "negative_columns",
+    "revokes",
+    "current_streak",
+    "longest_streak",
+)
+NO_GAMES: dict[str, Any] = {
+    **dict.fromkeys(STATS_FIELDS, 0),
+    "best_score": None,
+    "worst_score": None,
+    "negative_columns": {},
+}
+# Reads go through values(): plain rows, no model instances, on the paths the API serves most.
+
+
+def bucket_stats(row: dict[str, Any] | None) -> dict[str, Any]:
+    """One bucket of a player's statistics (a ``PlayerStats`` row as values), in the API's
+    words; zeros for no games."""
+    row = row or NO_GAMES
+    games, wins, negative = row["games"], row["wins"], row["negative_columns"]
     return {
         "games": games,
-        "wins": round(row.wins, DIGITS),
-        "win_rate": _ratio(row.wins, games),
-        "average_score": _ratio(row.score_sum, games),
-        "best_score": row.best_score,
-        "worst_score": row.worst_score,
-        "average_rank": _ratio(row.rank_sum, games),
-        "logged_games": row.logged_games,
-        "rounds_won": row.rounds_won,
-        "gems_paid": row.gems_paid,
-        "gems_won": row.gems_won,
-        "pot_de_vin_sweeps": row.sweeps,
-        "negative_columns": {g: row.negative_columns.get(g, 0) for g in GUILDS},
-        "revokes": row.revokes,
+        "wins": round(wins, DIGITS),
+        "win_rate": _ratio(wins, games),
+        "average_score": _ratio(row["score_sum"], games),
+        "best_score": row["best_score"],
+        "worst_score": row["worst_score"],
+        "average_rank": _ratio(row["rank_sum"], games),
+        "logged_games": row["logged_games"],
+        "rounds_won": row["rounds_won"],
+        "gems_paid": row["gems_paid"],
+        "gems_won": row["gems_won"],
+        "pot_de_vin_sweeps": row["sweeps"],
+        "negative_columns": {g: negative.get(g, 0) for g in GUILDS},
+        "revokes": row["revokes"],
     }
 
 
-def _player_ref(player: Player) -> dict[str, Any]:
-    return {"id": player.pk, "name": player.name}
-
-
-def head_to_head(*, player: Player) -> QuerySet[HeadToHead]:
+def head_to_head(*, player: Player) -> QuerySet[HeadToHead, dict[str, Any]]:
     """The player's opponents, the most met first."""
     return (
         HeadToHead.objects.filter(player=player)
-        .select_related("opponent")
         .order_by("-games", "opponent__name", "opponent_id")
+        .values("opponent_id", "opponent__name", "games", "wins", "losses", "ties")
     )
 
 
-def head_to_head_entries(rows: Any) -> list[dict[str, Any]]:
+def head_to_head_entries(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
-            "opponent": _player_ref(h.opponent),
-            "games": h.games,
-            "wins": h.wins,
-            "losses": h.losses,
-            "ties": h.ties,
+            "opponent": {"id": h["opponent_id"], "name": h["opponent__name"]},
+            "games": h["games"],
+            "wins": h["wins"],
+            "losses": h["losses"],
+            "ties": h["ties"],
         }
         for h in rows
     ]
 
 
-def _rating(rating: Rating | None) -> dict[str, Any] | None:
-    if rating is None:
-        return None
-    return {
-        "mu": rating.mu,
-        "sigma": rating.sigma,
-        "ordinal": rating.ordinal,
-        "games": rating.games,
-    }
-
-
 def player_stats(*, player: Player) -> dict[str, Any]:
-    """Everything the stats page shows of one player."""
-    rows = {s.bucket: s for s in PlayerStats.objects.filter(player=player)}
-    overall = rows.get(BUCKET_ALL)
-    rating = Rating.objects.filter(player=player).first()
+    """Everything the stats page shows of one player: three queries, whatever their games."""
+    rows = {r["bucket"]: r for r in PlayerStats.objects.filter(player=player).values(*STATS_FIELDS)}
+    overall = rows.get(BUCKET_ALL) or NO_GAMES
+    rating = Rating.objects.filter(player=player).values("mu", "sigma", "ordinal", "games").first()
     return {
-        "player": _player_ref(player),
+        "player": {"id": player.pk, "name": player.name},
         **bucket_stats(overall),
-        "current_streak": overall.current_streak if overall else 0,
-        "longest_streak": overall.longest_streak if overall else 0,
+        "current_streak": overall["current_streak"],
+        "longest_streak": overall["longest_streak"],
         "by_player_count": {
             str(n): bucket_stats(rows.get(bucket_for_player_count(n))) for n in PLAYER_COUNTS
         },
         "individual": bucket_stats(rows.get(BUCKET_INDIVIDUAL)),
         "team": bucket_stats(rows.get(BUCKET_TEAM)),
         "head_to_head": head_to_head_entries(head_to_head(player=player)[:HEAD_TO_HEAD_IN_STATS]),
-        "rating": _rating(rating),
+        "rating": rating,
     }
 
 
-def leaderboard(*, min_games: int = 0) -> QuerySet[Rating]:
-    """Rated players, the best ordinal (mu - 3 sigma) first."""
-    ratings = Rating.objects.select_related("player").order_by("-ordinal", "player_id")
+def leaderboard(*, min_games: int = 0) -> QuerySet[Rating, dict[str, Any]]:
+    """Rated players, the best ordinal (mu - 3 sigma) first; rows for ``leaderboard_entries``."""
+    ratings = Rating.objects.order_by("-ordinal", "player_id")
     if min_games > 0:
         ratings = ratings.filter(games__gte=min_games)
-    return ratings
+    return ratings.values("player_id", "player__name", "mu", "sigma", "ordinal", "games")
 
 
-def leaderboard_entries(ratings: list[Rating], *, start: int) -> list[dict[str, Any]]:
-    """One page of the leaderboard; ``start`` is the position of its first entry (1-based)."""
+def leaderboard_entries(ratings: Sequence[dict[str, Any]], *, start: int) -> list[dict[str, Any]]:
+    """One page of ``leaderboard``; ``start`` is the position of its first entry (1-based)."""
     overall = {
-        s.player_id: s
-        for s in PlayerStats.objects.filter(
-            bucket=BUCKET_ALL, player_id__in=[r.player_id for r in ratings]
-        ).only("player_id", "games", "wins")
+        pid: (games, wins)
+        for pid, games, wins in PlayerStats.objects.filter(
+            bucket=BUCKET_ALL, player_id__in=[r["player_id"] for r in ratings]
+        ).values_list("player_id", "games", "wins")
     }
     entries = []
     for position, rating in enumerate(ratings, start=start):
-        stats = overall.get(rating.player_id)
-        wins = stats.wins if stats else 0.0
-        games = stats.games if stats else 0
+        games, wins = overall.get(rating["player_id"], (0, 0.0))
         entries.append(
             {
                 "position": position,
-                "player": _player_ref(rating.player),
-                "mu": rating.mu,
-                "sigma": rating.sigma,
-                "ordinal": rating.ordinal,
-                "games": rating.games,
+                "player": {"id": rating["player_id"], "name": rating["player__name"]},
+                "mu": rating["mu"],
+                "sigma": rating["sigma"],
+                "ordinal": rating["ordinal"],
+                "games": rating["games"],
                 "wins": round(wins, DIGITS),
                 "win_rate": _ratio(wins, games),
             }

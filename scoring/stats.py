@@ -503,7 +503,19 @@ def stats_rebuild(*, ratings: bool = True) -> int:
         head_to_head_refresh(player_ids=players)
     if ratings:
         ratings_recompute(since=None)
+    _vacuum(PlayerGame, PlayerStats, HeadToHead, Rating, RatingHistory)
     return made
+
+
+def _vacuum(*models: type[Model]) -> None:
+    """After a bulk rewrite on PostgreSQL: reclaim the dead rows and refresh the planner's
+    statistics, so that reads do not step over the old versions until autovacuum comes. Only
+    outside a transaction (VACUUM cannot run inside one)."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return
+    tables = ", ".join(connection.ops.quote_name(m._meta.db_table) for m in models)
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM (ANALYZE) {tables}")
 
 
 # --- Ratings -------------------------------------------------------------------------------

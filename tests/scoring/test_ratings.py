@@ -227,14 +227,15 @@ def test_leaderboard_is_ordered_by_ordinal(owner: Any, commit: Commit) -> None:
              for k in range(9)],
         )  # fmt: skip
     board = list(selectors.leaderboard())
-    ordinals = [r.ordinal for r in board]
+    ordinals = [r["ordinal"] for r in board]
     assert ordinals == sorted(ordinals, reverse=True)
-    assert {r.player.name for r in board} == set(names)
+    assert ordinals == sorted((r.ordinal for r in Rating.objects.all()), reverse=True)
+    assert {r["player__name"] for r in board} == set(names)
     entries = selectors.leaderboard_entries(board, start=1)
     assert [e["position"] for e in entries] == list(range(1, 6))
-    assert [e["player"]["name"] for e in entries] == [r.player.name for r in board]
-    most = max(r.games for r in board)
-    assert {r.games for r in selectors.leaderboard(min_games=most)} == {most}
+    assert [e["player"]["name"] for e in entries] == [r["player__name"] for r in board]
+    most = max(r["games"] for r in board)
+    assert {r["games"] for r in selectors.leaderboard(min_games=most)} == {most}
 
 
 @pytest.fixture
