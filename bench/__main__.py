@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import subprocess
 import sys
 from collections.abc import Sequence
 
@@ -31,21 +32,22 @@ def run(selected: Sequence[str]) -> int:
         print(f"available: {', '.join(available) or 'none'}", file=sys.stderr)
         return 2
     names = list(selected) or available
-    status = 0
-    ran = 0
-    for name in names:
-        module = importlib.import_module(f"bench.{name}")
-        entry = getattr(module, "main", None)
-        if not callable(entry):
-            continue
-        print(f"== bench.{name}", flush=True)
-        ran += 1
-        result = entry()
-        if isinstance(result, int) and result != 0:
-            status = result
-    if ran == 0:
-        print("no bench modules with a main() found")
-    return status
+    if len(names) > 1:
+        # One process per module: each sets Django up on a database of its own.
+        status = 0
+        for name in names:
+            done = subprocess.run([sys.executable, "-m", "bench", name], check=False)
+            status = status or done.returncode
+        return status
+    name = names[0]
+    module = importlib.import_module(f"bench.{name}")
+    entry = getattr(module, "main", None)
+    if not callable(entry):
+        print(f"bench.{name} has no main()")
+        return 2
+    print(f"== bench.{name}", flush=True)
+    result = entry()
+    return result if isinstance(result, int) else 0
 
 
 if __name__ == "__main__":
