@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games.errors import GameConflict, RecordError
 from games.models import Deck, Game, Player, Round, Seat
+from potdevin_site.memory import collector_paused
 from scoring import adapters, stats
 from scoring.engine import LogError, engine_for_log
 from scoring.engine.potdevin import BUILTIN_DECKS, deck_from_dict
@@ -394,6 +395,11 @@ def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]])
     """Create one game per log document: finished when the log is complete, else in progress.
     All or nothing: an impossible document stores nothing, and the ``RecordError`` says which
     document (``index``) broke."""
+    with collector_paused():
+        return _import_all(owner, documents)
+
+
+def _import_all(owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
     decks = decks_by_key()
     planned = []
     for index, doc in enumerate(documents):

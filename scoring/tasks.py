@@ -15,6 +15,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import OperationalError
 
+from potdevin_site.memory import collector_paused
 from scoring import jobs
 
 BATCH_TASK_OPTIONS: dict[str, Any] = {
@@ -43,7 +44,8 @@ def _recorded(task: Task, job_id: int, keys: list[int]) -> Iterator[None]:
     """An unexpected error fails the batch's keys on the job (after the retries a database
     error gets), then propagates to the worker's log."""
     try:
-        yield
+        with collector_paused():
+            yield
     except OperationalError:
         if task.request.retries < BATCH_TASK_OPTIONS["max_retries"]:
             raise  # autoretry
