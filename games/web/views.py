@@ -277,43 +277,37 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_game(request, _game(pk), form=form, status=400)
 
 
+def _game_action(
+    request: HttpRequest, pk: int, action: Callable[..., Any], done: str
+) -> HttpResponse:
+    """A button on the game page: run the service, say what happened, back to the game."""
+    game = _writable(request, pk)
+    try:
+        action(game=game)
+    except (LogError, RecordError) as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+    return redirect("web:game", pk=pk)
+
+
 @login_required
 @require_POST
 def round_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _writable(request, pk)
-    try:
-        services.round_undo(game=game)
-    except RecordError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, "The last round was undone.")
-    return redirect("web:game", pk=pk)
+    return _game_action(request, pk, services.round_undo, "The last round was undone.")
 
 
 @login_required
 @require_POST
 def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _writable(request, pk)
-    try:
-        services.game_finish(game=game)
-    except (LogError, RecordError) as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, "Game finished.")
-    return redirect("web:game", pk=pk)
+    return _game_action(request, pk, services.game_finish, "Game finished.")
 
 
 @login_required
 @require_POST
 def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _writable(request, pk)
-    try:
-        services.game_reopen(game=game)
-    except RecordError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, "Game reopened: rounds can be undone or added again.")
-    return redirect("web:game", pk=pk)
+    done = "Game reopened: rounds can be undone or added again."
+    return _game_action(request, pk, services.game_reopen, done)
 
 
 @login_required
