@@ -7,7 +7,6 @@ recorded on the job, never retried; a database hiccup is retried.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -46,10 +45,10 @@ def _recorded(task: Task, job_id: int, keys: list[int]) -> Iterator[None]:
     try:
         with collector_paused():
             yield
-    except OperationalError:
+    except OperationalError as exc:
         if task.request.retries < BATCH_TASK_OPTIONS["max_retries"]:
             raise  # autoretry
-        jobs.batch_failed(job_id=job_id, keys=keys, error=sys.exc_info()[1] or Exception())
+        jobs.batch_failed(job_id=job_id, keys=keys, error=exc)
         raise
     except Exception as exc:
         jobs.batch_failed(job_id=job_id, keys=keys, error=exc)

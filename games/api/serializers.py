@@ -369,6 +369,14 @@ IMPORT_REQUEST_SCHEMA = {
 }
 
 
+def log_documents(data: Any, limit: int) -> list[Any]:
+    """The log documents of an import request: one document, or a list of 1 to ``limit``."""
+    documents = data if isinstance(data, list) else [data]
+    if not documents or len(documents) > limit:
+        raise serializers.ValidationError({"documents": [f"send 1 to {limit} log documents"]})
+    return documents
+
+
 class ImportedGameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Game.Status.choices)

@@ -19,7 +19,6 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -46,6 +45,7 @@ from games.api.serializers import (
     RoundInputSerializer,
     RoundSerializer,
     ScorepadCreateSerializer,
+    log_documents,
 )
 from games.errors import GameConflict
 from games.models import Deck, Game, Player
@@ -327,11 +327,7 @@ class GameViewSet(
         """Create games from `potdevin-log/1` documents: finished when the log is complete, in
         progress otherwise. All or nothing: an impossible document stores nothing and the error
         says which (`index`)."""
-        documents = request.data if isinstance(request.data, list) else [request.data]
-        if not documents or len(documents) > MAX_IMPORT_DOCUMENTS:
-            raise ValidationError(
-                {"documents": [f"send 1 to {MAX_IMPORT_DOCUMENTS} log documents"]}
-            )
+        documents = log_documents(request.data, MAX_IMPORT_DOCUMENTS)
         games = services.game_import(owner=request.user, documents=documents)
         body = {
             "games": [

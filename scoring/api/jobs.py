@@ -12,7 +12,7 @@ from rest_framework.permissions import BasePermission, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.serializers import IMPORT_REQUEST_SCHEMA, MAX_IMPORT_DOCUMENTS
+from games.api.serializers import IMPORT_REQUEST_SCHEMA, MAX_IMPORT_DOCUMENTS, log_documents
 from games.api.views import errors
 from games.models import GAME_TYPES, Deck
 from potdevin_site.permissions import OwnerOrStaffWrites
@@ -143,9 +143,7 @@ class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
     ]
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        documents = request.data if isinstance(request.data, list) else [request.data]
-        if not documents or len(documents) > MAX_JOB_DOCUMENTS:
-            raise ValidationError({"documents": [f"send 1 to {MAX_JOB_DOCUMENTS} documents"]})
+        documents = log_documents(request.data, MAX_JOB_DOCUMENTS)
         if not all(isinstance(doc, dict) for doc in documents):
             raise ValidationError({"documents": ["each document is a JSON object"]})
         job = jobs.import_start(created_by=request.user, documents=documents)
