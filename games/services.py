@@ -288,12 +288,11 @@ def round_undo(*, game: Game) -> Game:
     with transaction.atomic():
         game, seats = _locked(game)
         _require_open(game)
-        last = Round.objects.filter(game=game).order_by("-number").first()
-        if last is None:
+        stored = list(Round.objects.filter(game=game).order_by("number"))
+        if not stored:
             raise GameConflict("no_rounds", "the game has no round to undo")
-        rounds = adapters.round_logs(game)[:-1]
-        result = adapters.replay(game, seats, rounds)
-        last.delete()
+        result = adapters.replay(game, seats, [r.as_log() for r in stored[:-1]])
+        stored[-1].delete()
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
     return game
