@@ -15,6 +15,7 @@ from scoring.engine.potdevin.cards import (
     GUILD_INDEX,
     GUILD_VALUES,
     GUILDS,
+    card_tally,
     is_guild_card,
 )
 
@@ -32,6 +33,8 @@ class Deck:
     description: str = ""
     # Symbols per guild over the whole deck, for documentation and checks.
     guild_totals: tuple[int, ...] = field(init=False)
+    # tallies[card_index]: what winning the card adds to a player's tally (see cards.card_tally).
+    tallies: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         totals = [0] * len(GUILDS)
@@ -39,6 +42,8 @@ class Deck:
             for g in card:
                 totals[g] += 1
         object.__setattr__(self, "guild_totals", tuple(totals))
+        tallies = tuple(card_tally(i, syms) for i, syms in enumerate(self.symbols))
+        object.__setattr__(self, "tallies", tallies)
 
     def as_dict(self) -> dict[str, Any]:
         """The deck in the JSON form that ``deck_from_dict`` reads back."""

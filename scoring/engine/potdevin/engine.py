@@ -64,18 +64,9 @@ def build_result(st: State, jokers: Mapping[int, list[str]] | None) -> dict[str,
         deck_id=st.deck.id,
         names=st.names,
         teams=st.teams,
-        tableaux=[tableau_of(st.won[s], st.deck, st.gems_won[s]) for s in range(n)],
+        tableaux=[tableau_of(st.tally[s], st.gems_won[s]) for s in range(n)],
         jokers=jokers,
-        live=[
-            {
-                "rounds_won": st.rounds_won[s],
-                "cards_in_hand": st.counts[s],
-                "gems_in_hand": st.gems[s],
-                "gems_paid": st.gems_paid[s],
-                "gems_removed": st.gems_removed[s],
-            }
-            for s in range(n)
-        ],
+        live=(st.rounds_won, st.counts, st.gems, st.gems_paid, st.gems_removed),
         complete=st.finished,
         rounds_played=st.round_no,
         rounds_total=st.setup.rounds,

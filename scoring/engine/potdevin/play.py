@@ -2,7 +2,8 @@
 
 Every check raises ``LogError`` before the log is accepted; nothing here draws chance (the deal
 and the trump order are data in the log). Cards are small integers (see ``cards``) and sets of
-cards are bit masks, because replaying whole stored archives is a hot path.
+cards are bit masks, because replaying whole stored archives is a hot path. For the same reason
+list items are updated as ``a[i] = a[i] + x``: compiled, ``a[i] += x`` is a generic operation.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from scoring.engine.potdevin.rules import (
 )
 
 DEFAULT_DECK_ID: Final = "standard"
+SEAT_KEYS: Final[tuple[str, ...]] = tuple(str(s) for s in range(max(SETUPS) + 1))  # JSON keys
 # RINGS[n][s]: the seats of an n-player table clockwise from s (shared, never changed).
 RINGS: Final = {n: tuple(tuple((s + k) % n for k in range(n)) for s in range(n)) for n in SETUPS}
 
@@ -47,13 +49,14 @@ class State:
         "deck",
         "jokers",
         "rings",
-        "hands",
+        "dealt",
         "counts",
+        "emptied",
         "gems",
         "gems_won",
         "gems_paid",
         "gems_removed",
-        "won",
+        "tally",
         "rounds_won",
         "played",
         "trumps",
@@ -75,13 +78,14 @@ class State:
     deck: Deck
     jokers: dict[int, list[str]] | None
     rings: tuple[tuple[int, ...], ...]  # rings[s]: every seat clockwise starting at s
-    hands: list[int] | None  # bit mask per seat, when the deal is recorded
+    dealt: list[int] | None  # each seat's hand as dealt (bit mask), when the log records it
     counts: list[int]  # cards in hand per seat
+    emptied: int  # mask of the seats that have played their last card
     gems: list[int]  # gems in hand
     gems_won: list[int]
     gems_paid: list[int]
     gems_removed: list[int]  # rules D2: gems left in a hand that ran out of cards
-    won: list[list[int]]  # cards won per seat, in the order taken
+    tally: list[int]  # cards won per seat, tallied by column (see cards.card_tally)
     rounds_won: list[int]
     played: int  # mask of cards played
     trumps: int  # mask of cards revealed as trump
@@ -106,16 +110,17 @@ class State:
         new.deck = self.deck
         new.jokers = self.jokers
         new.rings = self.rings
+        new.dealt = self.dealt
         new.pile = self.pile
         new.pile_order = self.pile_order
         # Changed by rounds: copied.
-        new.hands = None if self.hands is None else list(self.hands)
         new.counts = list(self.counts)
+        new.emptied = self.emptied
         new.gems = list(self.gems)
         new.gems_won = list(self.gems_won)
         new.gems_paid = list(self.gems_paid)
         new.gems_removed = list(self.gems_removed)
-        new.won = [list(w) for w in self.won]
+        new.tally = list(self.tally)
         new.rounds_won = list(self.rounds_won)
         new.played = self.played
         new.trumps = self.trumps
@@ -127,6 +132,14 @@ class State:
         new.violations = list(self.violations)
         new.rounds = list(self.rounds)  # round summaries are never changed once made
         return new
+
+    @property
+    def hands(self) -> list[int] | None:
+        """Each seat's hand now (bit mask), when the deal is recorded."""
+        if self.dealt is None:
+            return None
+        unplayed = ALL_CARDS_MASK ^ self.played
+        return [hand & unplayed for hand in self.dealt]
 
     @property
     def player_count(self) -> int:
@@ -156,8 +169,11 @@ def _card(name: Any, *, round: int | None = None, seat: int | None = None) -> in
 
 def check_players(names: Any) -> tuple[list[str], Setup]:
     """The player names in seat order and the setup for that many players."""
-    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
+    if not isinstance(names, list):
         raise _malformed("'players' is the list of player names in seat order")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise _malformed("'players' is the list of player names in seat order")
     setup = SETUPS.get(len(names))
     if setup is None:
         raise LogError("bad_player_count", f"Pot de Vin is for 3 to 6 players, not {len(names)}")
@@ -170,24 +186,43 @@ def check_teams(teams: Any, n: int) -> list[list[int]] | None:
         return None
     if n not in TEAM_COUNTS:
         raise LogError("bad_teams", f"team play needs 4 or 6 players, not {n}")
-    if not isinstance(teams, list) or not all(
-        isinstance(t, list) and all(_is_int(s) for s in t) for t in teams
-    ):
-        raise _malformed("'teams' is null or a list of lists of seats, like [[0, 2], [1, 3]]")
-    if len(teams) != TEAM_COUNTS[n] or any(len(t) != TEAM_SIZE for t in teams):
+    shape = "'teams' is null or a list of lists of seats, like [[0, 2], [1, 3]]"
+    if not isinstance(teams, list):
+        raise _malformed(shape)
+    checked: list[list[int]] = []
+    for team in teams:
+        if not isinstance(team, list):
+            raise _malformed(shape)
+        for s in team:
+            if not _is_int(s):
+                raise _malformed(shape)
+        checked.append(list(team))
+    sizes_ok = len(checked) == TEAM_COUNTS[n]
+    for team in checked:
+        sizes_ok = sizes_ok and len(team) == TEAM_SIZE
+    if not sizes_ok:
         raise LogError("bad_teams", f"{n} players play in {TEAM_COUNTS[n]} teams of {TEAM_SIZE}")
-    seats = sorted(s for t in teams for s in t)
-    if seats != list(range(n)):
+    # n seats in all, so covering every seat means each seat exactly once.
+    seen = 0
+    for team in checked:
+        for s in team:
+            seen |= 1 << s if 0 <= s < n else 1 << n
+    if seen != (1 << n) - 1:
         raise LogError("bad_teams", f"every seat 0 to {n - 1} must be in exactly one team")
-    for a, b in teams:
+    for a, b in checked:
         if (a - b) % n in (1, n - 1):
             raise LogError("bad_teams", f"teammates {a} and {b} sit side by side", seat=max(a, b))
-    return [list(t) for t in teams]
+    return checked
 
 
 def _check_hands(hands: Any, setup: Setup) -> list[int] | None:
     if hands is None:
         return None
+    if type(hands) is dict and len(hands) == setup.players:
+        masks = _well_formed_deal(hands, setup)
+        if masks is not None:
+            return masks
+    # Anything odd: find the first thing wrong, for the error.
     if not isinstance(hands, Mapping):
         raise _malformed("'hands' is null or an object from seat to its cards")
     by_seat: dict[int, Any] = {}
@@ -198,23 +233,6 @@ def _check_hands(hands: Any, setup: Setup) -> list[int] | None:
         if seat in by_seat:
             raise LogError("bad_hands", f"'hands' gives seat {seat} twice", seat=seat)
         by_seat[seat] = cards
-    masks: list[int] = []
-    dealt = 0
-    try:
-        # Fast path for a well-formed deal; anything odd is explained by the careful loop below.
-        for seat in range(setup.players):
-            cards = by_seat[seat]
-            mask = 0
-            for name in cards:
-                mask |= CARD_BIT[name]
-            if len(cards) != setup.hand or mask.bit_count() != len(cards) or dealt & mask:
-                break
-            dealt |= mask
-            masks.append(mask)
-        else:
-            return masks
-    except (KeyError, TypeError):
-        pass
     masks = []
     dealt = 0
     for seat in range(setup.players):
@@ -241,6 +259,29 @@ def _check_hands(hands: Any, setup: Setup) -> list[int] | None:
     return masks
 
 
+def _well_formed_deal(hands: dict[Any, Any], setup: Setup) -> list[int] | None:
+    """The hands as bit masks if they are a well-formed deal keyed "0", "1", ... as JSON has
+    them, else None (``_check_hands`` then explains what is wrong)."""
+    masks: list[int] = []
+    dealt = 0
+    for seat in range(setup.players):
+        cards = hands.get(SEAT_KEYS[seat])
+        if type(cards) is not list or len(cards) != setup.hand:
+            return None
+        hand: list[Any] = cards
+        mask = 0
+        for name in hand:
+            bit = CARD_BIT.get(name, 0) if type(name) is str else 0
+            if not bit or mask & bit:
+                return None
+            mask |= bit
+        if dealt & mask:
+            return None
+        dealt |= mask
+        masks.append(mask)
+    return masks
+
+
 def _check_trump_pile(pile: Any, setup: Setup, dealt: int) -> list[int] | None:
     if pile is None:
         return None
@@ -255,13 +296,14 @@ def _check_trump_pile(pile: Any, setup: Setup, dealt: int) -> list[int] | None:
     order: list[int] = []
     seen = 0
     for name in pile:
-        bit = 1 << _card(name)
+        ci = _card(name)
+        bit = 1 << ci
         if seen & bit:
             raise LogError("duplicate_card", f"{name} is twice in the trump pile")
         if dealt & bit:
             raise LogError("duplicate_card", f"{name} is both dealt and in the trump pile")
         seen |= bit
-        order.append(bit.bit_length() - 1)
+        order.append(ci)
     return order
 
 
@@ -297,8 +339,14 @@ def start_state(log: Any, deck: Deck | None = None) -> State:
     unknown_deck, bad_teams, bad_hands, bad_trump_pile, unknown_card, duplicate_card,
     bad_joker_placement.
     """
-    if not isinstance(log, Mapping):
-        raise _malformed("a log is a JSON object")
+    if type(log) is not dict:
+        if not isinstance(log, Mapping):
+            raise _malformed("a log is a JSON object")
+        log = dict(log)
+    return _start_state(log, deck)
+
+
+def _start_state(log: dict[str, Any], deck: Deck | None) -> State:
     if log.get("format") != LOG_FORMAT:
         raise LogError(
             "unsupported_format", f"'format' must be {LOG_FORMAT!r}, not {log.get('format')!r}"
@@ -342,13 +390,14 @@ def start_state(log: Any, deck: Deck | None = None) -> State:
     st.deck = deck
     st.jokers = parse_jokers(log.get("jokers"), n)
     st.rings = RINGS[n]
-    st.hands = hands
+    st.dealt = hands
     st.counts = [setup.hand] * n
+    st.emptied = 0
     st.gems = [setup.gems] * n
     st.gems_won = [0] * n
     st.gems_paid = [0] * n
     st.gems_removed = [0] * n
-    st.won = [[] for _ in range(n)]
+    st.tally = [0] * n
     st.rounds_won = [0] * n
     st.played = 0
     st.trumps = 0
@@ -397,16 +446,17 @@ def _check_trump(st: State, trump: int, rno: int) -> None:
 class _Plays:
     """What one round's plays come to, once checked: applied to the state by ``_commit``."""
 
-    __slots__ = ("lead", "winner", "winning_card", "seats", "cards", "passers", "offs")
+    __slots__ = ("lead", "winner", "winning_card", "played", "passed", "pot", "tally", "cards")
 
     def __init__(self) -> None:
         self.lead = -1
         self.winner = -1
         self.winning_card = -1
-        self.seats: list[int] = []  # seats that played a card, in turn order
-        self.cards: list[int] = []  # the cards they played
-        self.passers: list[int] = []
-        self.offs: list[tuple[int, int]] = []  # (seat, card) off the lead, deal not recorded
+        self.played = 0  # mask of the cards played
+        self.passed = 0  # mask of the seats that passed
+        self.pot = 0  # gems paid by those passes
+        self.tally = 0  # what the cards played add to the winner's tally
+        self.cards: list[str] = []  # the cards played, in turn order
 
 
 def play_round(st: State, rnd: Any) -> None:
@@ -424,76 +474,103 @@ def play_round(st: State, rnd: Any) -> None:
             f"the game ended after round {st.round_no}; round {rno} cannot be played",
             round=rno,
         )
-    if type(rnd) is not dict and not isinstance(rnd, Mapping):
-        raise _malformed("a round is an object with 'trump' and 'plays'", round=rno)
-    plays = rnd.get("plays")
+    if type(rnd) is not dict:
+        if not isinstance(rnd, Mapping):
+            raise _malformed("a round is an object with 'trump' and 'plays'", round=rno)
+        rnd = dict(rnd)
+    round_: dict[str, Any] = rnd
+    plays = round_.get("plays")
     if type(plays) is not list:
         raise _malformed("'plays' is the list of actions in turn order", round=rno)
-    trump = _card(rnd.get("trump"), round=rno)
+    trump = _card(round_.get("trump"), round=rno)
     if st.setup.players == 6 and (rno - 1) % SIX_PLAYER_CYCLE == 0:
         st.cycle = 0  # a new cycle: the 4 cards are shuffled into a new pile
     _check_trump(st, trump, rno)
     counts = st.counts
     ring = st.rings[st.starter]
-    expected = list(ring) if min(counts) else [s for s in ring if counts[s]]
+    # rules D2: a seat without cards is skipped.
+    expected = tuple(s for s in ring if counts[s]) if st.emptied else ring
     # The fast check accepts only rounds it can prove legal; anything else goes to the careful
     # check, which finds the first broken rule in rule order for the error.
-    done = _fast_plays(st, plays, trump, expected) or _checked_plays(
+    done = _fast_plays(st, plays, trump, expected, rno) or _checked_plays(
         st, plays, trump, expected, rno
     )
     _commit(st, rno, trump, expected, done)
 
 
-def _fast_plays(st: State, plays: list[Any], trump: int, expected: list[int]) -> _Plays | None:
-    if len(plays) != len(expected):
+def _fast_plays(
+    st: State, plays: list[Any], trump: int, expected: tuple[int, ...], rno: int
+) -> _Plays | None:
+    n = len(expected)
+    if len(plays) != n:
         return None
-    hands = st.hands
+    dealt = st.dealt
+    unplayed = ALL_CARDS_MASK ^ st.played
     gems = st.gems
+    tallies = st.deck.tallies
     blocked = st.pile | st.trumps | st.played | 1 << trump
     trump_char = trump // 13
     done = _Plays()
-    seats = done.seats
-    cards = done.cards
+    names = done.cards
     lead = -1
     best_trump = best_lead = -1
     trump_seat = lead_seat = -1
-    try:
-        for i, p in enumerate(plays):
-            seat = p["seat"]
-            if seat != expected[i] or type(seat) is not int:
+    played = passed = pot = tally = 0
+    offs: list[tuple[int, int]] | None = None
+    for i in range(n):
+        item = plays[i]
+        if type(item) is not dict:
+            return None
+        p: dict[str, Any] = item
+        seat_value = p.get("seat")
+        if type(seat_value) is not int:
+            return None
+        seat: int = seat_value
+        if seat != expected[i]:
+            return None
+        card = p.get("card")
+        if card is None:
+            if not i or p.get("pass") is not True or not gems[seat]:
                 return None
-            card = p.get("card")
-            if card is None:
-                if not i or p.get("pass") is not True or not gems[seat]:
-                    return None
-                done.passers.append(seat)
-                continue
-            ci = CARD_INDEX[card]
-            bit = 1 << ci
-            if blocked & bit or (len(p) != 2 and p.get("pass")):
+            passed |= 1 << seat
+            pot += 1
+            continue
+        if type(card) is not str or (len(p) != 2 and p.get("pass")):
+            return None
+        ci = CARD_INDEX.get(card, -1)
+        if ci < 0:
+            return None
+        bit = 1 << ci
+        if blocked & bit:
+            return None
+        blocked |= bit
+        ch = ci // 13
+        if i == 0:
+            lead = ch
+        if dealt is None:
+            if ch != lead:
+                if offs is None:
+                    offs = []
+                offs.append((seat, ci))
+        else:
+            held = dealt[seat] & unplayed
+            if not held & bit or (ch != lead and held & CHARACTER_MASKS[lead]):
                 return None
-            blocked |= bit
-            ch = ci // 13
-            if hands is not None:
-                held = hands[seat]
-                if not held & bit:
-                    return None
-                if i and ch != lead and held & CHARACTER_MASKS[lead]:
-                    return None
-            elif i and ch != lead:
-                done.offs.append((seat, ci))
-            if not i:
-                lead = ch
-            seats.append(seat)
-            cards.append(ci)
-            if ch == trump_char:
-                if ci > best_trump:
-                    best_trump, trump_seat = ci, seat
-            elif ch == lead and ci > best_lead:
-                best_lead, lead_seat = ci, seat
-    except (KeyError, TypeError, IndexError):
-        return None
+        played |= bit
+        tally += tallies[ci]
+        names.append(CARD_NAMES[ci])
+        if ch == trump_char:
+            if ci > best_trump:
+                best_trump, trump_seat = ci, seat
+        elif ch == lead and ci > best_lead:
+            best_lead, lead_seat = ci, seat
+    if offs is not None:
+        _note_offs(st, offs, lead, rno)
     done.lead = lead
+    done.played = played
+    done.passed = passed
+    done.pot = pot
+    done.tally = tally
     if best_trump >= 0:
         done.winner, done.winning_card = trump_seat, best_trump
     else:
@@ -502,11 +579,12 @@ def _fast_plays(st: State, plays: list[Any], trump: int, expected: list[int]) ->
 
 
 def _checked_plays(
-    st: State, plays: list[Any], trump: int, expected: list[int], rno: int
+    st: State, plays: list[Any], trump: int, expected: tuple[int, ...], rno: int
 ) -> _Plays:
     counts = st.counts
     gems = st.gems
     hands = st.hands
+    tallies = st.deck.tallies
     n_expected = len(expected)
     in_pile = st.pile | st.trumps | 1 << trump
     seen = st.played
@@ -516,6 +594,7 @@ def _checked_plays(
     lead = -1
     best_trump = best_lead = -1
     trump_seat = lead_seat = -1
+    offs: list[tuple[int, int]] = []  # (seat, card) off the lead, deal not recorded
     for i, p in enumerate(plays):
         if not isinstance(p, Mapping):
             raise _malformed("a play is an object with 'seat' and 'card' or 'pass'", round=rno)
@@ -548,7 +627,8 @@ def _checked_plays(
                     round=rno,
                     seat=seat,
                 )
-            done.passers.append(seat)
+            done.passed |= 1 << seat
+            done.pot += 1
             continue
         if p.get("pass"):
             raise _malformed("a play cannot both play a card and pass", round=rno, seat=seat)
@@ -578,7 +658,7 @@ def _checked_plays(
             lead = ch
         elif ch != lead:
             if hands is None:
-                done.offs.append((seat, ci))
+                offs.append((seat, ci))
             elif hands[seat] & CHARACTER_MASKS[lead]:
                 raise LogError(
                     "revoke",
@@ -588,8 +668,9 @@ def _checked_plays(
                     seat=seat,
                 )
         seen |= bit
-        done.seats.append(seat)
-        done.cards.append(ci)
+        done.played |= bit
+        done.tally += tallies[ci]
+        done.cards.append(CARD_NAMES[ci])
         if ch == trump_char:
             if ci > best_trump:
                 best_trump, trump_seat = ci, seat
@@ -600,6 +681,7 @@ def _checked_plays(
         raise LogError(
             "out_of_turn", f"seat {missing} did not act in round {rno}", round=rno, seat=missing
         )
+    _note_offs(st, offs, lead, rno)
     done.lead = lead
     # rules: the highest trump wins if any trump was played, else the highest lead card.
     if best_trump >= 0:
@@ -609,57 +691,40 @@ def _checked_plays(
     return done
 
 
-def _commit(st: State, rno: int, trump: int, expected: list[int], done: _Plays) -> None:
+def _commit(st: State, rno: int, trump: int, expected: tuple[int, ...], done: _Plays) -> None:
     """Apply a checked round: the winner takes the cards, gems and (3-5 players) the trump."""
     counts = st.counts
     gems = st.gems
-    hands = st.hands
-    failures = st.failures
-    for s in done.passers:
-        gems[s] -= 1
-        st.gems_paid[s] += 1
-    for s, ci in done.offs:
-        failures[s].setdefault(done.lead, []).append((rno, ci))
-    played = st.played
-    seats = done.seats
+    recorded = st.dealt is not None
+    passed = done.passed
     cards = done.cards
-    for k in range(len(seats)):
-        s = seats[k]
-        ci = cards[k]
-        counts[s] -= 1
-        played |= 1 << ci
-        if hands is not None:
-            hands[s] ^= 1 << ci
-        elif failures[s]:
-            missed = failures[s].pop(ci // 13, None)
-            # rules D4: hands are never drawn, so this card was held all along.
-            for at, off in missed or ():
-                st.violations.append(
-                    {
-                        "code": "revoke",
-                        "round": at,
-                        "seat": s,
-                        "card": CARD_NAMES[off],
-                        "lead": CHARACTERS[ci // 13],
-                        "proof": {"round": rno, "card": CARD_NAMES[ci]},
-                    }
-                )
-    st.played = played
+    k = 0  # cards[k] is the card of the next seat that did not pass
+    for s in expected:
+        if passed >> s & 1:
+            gems[s] = gems[s] - 1
+            st.gems_paid[s] = st.gems_paid[s] + 1
+            continue
+        counts[s] = counts[s] - 1
+        if not recorded and st.failures[s]:
+            _prove_revokes(st, s, CARD_INDEX[cards[k]], rno)
+        k += 1
+        if not counts[s]:
+            st.emptied |= 1 << s
+            if gems[s]:
+                st.gems_removed[s] = st.gems_removed[s] + gems[s]  # rules D2
+                gems[s] = 0
+    st.played |= done.played
     tbit = 1 << trump
     st.trumps |= tbit
     st.cycle |= tbit
-    taken = done.cards
-    if st.setup.winner_takes_trump:
-        taken = [*taken, trump]
     winner = done.winner
-    st.won[winner].extend(taken)
-    pot = len(done.passers)
-    st.gems_won[winner] += pot
-    st.rounds_won[winner] += 1
-    for s in expected:
-        if not counts[s] and gems[s]:
-            st.gems_removed[s] += gems[s]  # rules D2
-            gems[s] = 0
+    tally = done.tally
+    if st.setup.winner_takes_trump:
+        cards.append(CARD_NAMES[trump])
+        tally += st.deck.tallies[trump]
+    st.tally[winner] = st.tally[winner] + tally
+    st.gems_won[winner] = st.gems_won[winner] + done.pot
+    st.rounds_won[winner] = st.rounds_won[winner] + 1
     st.round_no = rno
     st.rounds.append(
         {
@@ -669,8 +734,8 @@ def _commit(st: State, rno: int, trump: int, expected: list[int], done: _Plays) 
             "lead": CHARACTERS[done.lead],
             "winner": winner,
             "winning_card": CARD_NAMES[done.winning_card],
-            "cards": [CARD_NAMES[c] for c in taken],
-            "gems": pot,
+            "cards": cards,
+            "gems": done.pot,
         }
     )
     # rules D2: the winner starts, or the next seat clockwise that still holds a card.
@@ -684,7 +749,31 @@ def _commit(st: State, rno: int, trump: int, expected: list[int], done: _Plays) 
         st.finished = True  # rules D3: the last trump card was used
 
 
-def _out_of_turn(expected: list[int], i: int, seat: int, rno: int) -> LogError:
+def _note_offs(st: State, offs: list[tuple[int, int]], lead: int, rno: int) -> None:
+    """rules D4 without the deal: a card off the lead is legal only if the seat held none of the
+    lead character, which a later card of that character disproves (``_prove_revokes``)."""
+    for seat, ci in offs:
+        st.failures[seat].setdefault(lead, []).append((rno, ci))
+
+
+def _prove_revokes(st: State, seat: int, ci: int, rno: int) -> None:
+    """rules D4: hands are never drawn, so a card of a character the seat did not follow
+    earlier was held all along: each such earlier round was a revoke."""
+    missed = st.failures[seat].pop(ci // 13, None)
+    for at, off in missed or ():
+        st.violations.append(
+            {
+                "code": "revoke",
+                "round": at,
+                "seat": seat,
+                "card": CARD_NAMES[off],
+                "lead": CHARACTERS[ci // 13],
+                "proof": {"round": rno, "card": CARD_NAMES[ci]},
+            }
+        )
+
+
+def _out_of_turn(expected: tuple[int, ...], i: int, seat: int, rno: int) -> LogError:
     if i < len(expected):
         message = f"seat {expected[i]} acts at this point of round {rno}, not seat {seat}"
     else:

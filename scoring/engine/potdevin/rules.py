@@ -37,7 +37,7 @@ TEAM_SIZE: Final = 2
 
 # Scoring table for same-guild symbols in one column, Jokers included.
 # rules D6: the printed table stops at 8; a longer column scores like 8.
-COLUMN_POINTS: Final = (0, 1, 3, 6, -1, -3, -6, 10, 15)
+COLUMN_POINTS: Final[tuple[int, ...]] = (0, 1, 3, 6, -1, -3, -6, 10, 15)
 
 
 def column_points(symbols: int) -> int:
@@ -53,5 +53,5 @@ COLUMN_POINTS_UPTO_73: Final = tuple(column_points(k) for k in range(74))
 BONUS_POINTS: Final = 2  # each +2 card
 MALUS_POINTS: Final = -2  # each -2 card
 # Pot de Vin cards by how many one scoring unit holds (D8: a team counts its total).
-POT_DE_VIN_POINTS: Final = (0, -1, -3, -6, 10)
+POT_DE_VIN_POINTS: Final[tuple[int, ...]] = (0, -1, -3, -6, 10)
 GEM_POINTS: Final = 1  # per gem won

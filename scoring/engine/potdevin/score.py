@@ -7,18 +7,17 @@ two can never disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from scoring.engine.errors import LogError
 from scoring.engine.potdevin.cards import (
-    BONUS_VALUE,
     GUILD_INDEX,
     GUILDS,
-    JOKER_VALUE,
-    MALUS_VALUE,
-    POT_DE_VIN_VALUE,
+    TALLY_CARDS_SHIFT,
+    TALLY_GUILD_BITS,
+    TALLY_NEUTRAL_BITS,
+    TALLY_NEUTRAL_SHIFT,
 )
-from scoring.engine.potdevin.decks import Deck
 from scoring.engine.potdevin.rules import (
     BONUS_POINTS,
     COLUMN_POINTS_UPTO_73,
@@ -31,16 +30,28 @@ from scoring.engine.potdevin.rules import (
 )
 
 
-class Tableau(NamedTuple):
+class Tableau:
     """What one player won: real guild symbols per guild, neutral cards, gems and card count."""
 
-    guilds: tuple[int, ...]  # symbols per guild, in GUILDS order
-    jokers: int = 0
-    bonus: int = 0
-    malus: int = 0
-    pot_de_vin: int = 0
-    gems: int = 0
-    cards: int = 0  # cards won, trump cards and Jokers included (the D7 tie-break count)
+    __slots__ = ("guilds", "jokers", "bonus", "malus", "pot_de_vin", "gems", "cards")
+
+    def __init__(
+        self,
+        guilds: tuple[int, ...],  # symbols per guild, in GUILDS order
+        jokers: int = 0,
+        bonus: int = 0,
+        malus: int = 0,
+        pot_de_vin: int = 0,
+        gems: int = 0,
+        cards: int = 0,  # cards won, trump cards and Jokers included (the D7 tie-break count)
+    ) -> None:
+        self.guilds = guilds
+        self.jokers = jokers
+        self.bonus = bonus
+        self.malus = malus
+        self.pot_de_vin = pot_de_vin
+        self.gems = gems
+        self.cards = cards
 
     def as_dict(self) -> dict[str, int]:
         g = self.guilds
@@ -58,34 +69,36 @@ class Tableau(NamedTuple):
         }
 
 
-def tableau_of(cards: Sequence[int], deck: Deck, gems: int) -> Tableau:
-    """Sort won cards into columns. A symbol counts in its own guild's column, so a card with
-    two different guilds (D1 allows such decks) adds one symbol to each."""
-    guilds = [0, 0, 0, 0, 0, 0]
-    neutral = [0] * 14  # by card value; only 1, 2, 3 and 13 are neutral
-    symbols = deck.symbols
-    for ci in cards:
-        syms = symbols[ci]
-        if syms:
-            for g in syms:
-                guilds[g] += 1
-        else:
-            neutral[ci % 13 + 1] += 1
+_GUILD_FIELD: Final = (1 << TALLY_GUILD_BITS) - 1
+_NEUTRAL_FIELD: Final = (1 << TALLY_NEUTRAL_BITS) - 1
+
+
+def tableau_of(tally: int, gems: int) -> Tableau:
+    """Unpack a won-cards tally (see ``cards.card_tally``). A symbol counts in its own guild's
+    column, so a card with two different guilds (D1 allows such decks) adds one to each."""
+    neutral = tally >> TALLY_NEUTRAL_SHIFT
     return Tableau(
-        tuple(guilds),
-        neutral[JOKER_VALUE],
-        neutral[BONUS_VALUE],
-        neutral[MALUS_VALUE],
-        neutral[POT_DE_VIN_VALUE],
+        (
+            tally & _GUILD_FIELD,
+            tally >> TALLY_GUILD_BITS & _GUILD_FIELD,
+            tally >> 2 * TALLY_GUILD_BITS & _GUILD_FIELD,
+            tally >> 3 * TALLY_GUILD_BITS & _GUILD_FIELD,
+            tally >> 4 * TALLY_GUILD_BITS & _GUILD_FIELD,
+            tally >> 5 * TALLY_GUILD_BITS & _GUILD_FIELD,
+        ),
+        neutral & _NEUTRAL_FIELD,
+        neutral >> TALLY_NEUTRAL_BITS & _NEUTRAL_FIELD,
+        neutral >> 2 * TALLY_NEUTRAL_BITS & _NEUTRAL_FIELD,
+        neutral >> 3 * TALLY_NEUTRAL_BITS & _NEUTRAL_FIELD,
         gems,
-        len(cards),
+        tally >> TALLY_CARDS_SHIFT,
     )
 
 
 def place_jokers(
     columns: tuple[int, ...], jokers: int, stated: Sequence[str] | None, *, seat: int | None = None
-) -> list[int]:
-    """Guild indexes that receive a Joker.
+) -> int:
+    """Bit mask of the guilds (by index) that receive a Joker.
 
     Rules: one Joker at most per column, never a column of Jokers alone, the rest discarded.
     D5: exactly min(jokers, eligible columns) are placed; without a stated placement the one
@@ -93,23 +106,36 @@ def place_jokers(
     placement that breaks these rules.
     """
     if not jokers and not stated:
-        return []
-    eligible = [g for g, n in enumerate(columns) if n > 0]
+        return 0
+    eligible: list[int] = []
+    for g in range(len(columns)):
+        if columns[g] > 0:
+            eligible.append(g)
     forced = min(jokers, len(eligible))
+    placed = 0
     if stated is None:
         if forced == len(eligible):
-            return eligible
+            for g in eligible:
+                placed |= 1 << g
+            return placed
+        # Best gain first, forced even when every gain is negative; equal gains go to the first
+        # guild, so the choice is deterministic.
         points = COLUMN_POINTS_UPTO_73
-        # Best gain first, forced even when every gain is negative; the sort is stable, so
-        # equal gains go to the first guild and the choice is deterministic.
-        best = sorted(eligible, key=lambda g: points[columns[g]] - points[columns[g] + 1])
-        return sorted(best[:forced])
-    chosen = []
+        for _ in range(forced):
+            best = -1
+            best_gain = 0
+            for g in eligible:
+                gain = points[columns[g] + 1] - points[columns[g]]
+                if not placed >> g & 1 and (best < 0 or gain > best_gain):
+                    best, best_gain = g, gain
+            placed |= 1 << best
+        return placed
+    count = 0
     for name in stated:
-        g = GUILD_INDEX.get(name)
-        if g is None:
+        g = GUILD_INDEX.get(name, -1)
+        if g < 0:
             raise LogError("bad_joker_placement", f"{name!r} is not a guild", seat=seat)
-        if g in chosen:
+        if placed >> g & 1:
             raise LogError(
                 "bad_joker_placement", f"a column holds one Joker at most ({name})", seat=seat
             )
@@ -119,15 +145,16 @@ def place_jokers(
                 f"a Joker cannot make a column alone: no {name} symbol to join",
                 seat=seat,
             )
-        chosen.append(g)
-    if len(chosen) != forced:
+        placed |= 1 << g
+        count += 1
+    if count != forced:
         raise LogError(
             "bad_joker_placement",
             f"{forced} Joker(s) must be placed ({jokers} held, {len(eligible)} columns to take "
-            f"them), not {len(chosen)}",
+            f"them), not {count}",
             seat=seat,
         )
-    return sorted(chosen)
+    return placed
 
 
 def score_unit(
@@ -140,7 +167,7 @@ def score_unit(
     gems: int,
     stated_jokers: Sequence[str] | None = None,
     column_seats: list[int | None] | None = None,
-    dropped: list[list[dict[str, int]]] | None = None,
+    dropped: list[list[dict[str, int]] | None] | None = None,
     seat: int | None = None,
 ) -> dict[str, Any]:
     """The scorepad of one scoring unit (a player, or a team whose counted columns are given).
@@ -148,23 +175,28 @@ def score_unit(
     ``column_seats`` names, per guild, the seat whose column counted (teams); without it every
     column is ``seat``'s."""
     placed = place_jokers(columns, jokers, stated_jokers, seat=seat)
-    guilds: dict[str, Any] = {}
-    guild_points = 0
     table = COLUMN_POINTS_UPTO_73
-    for g in range(6):
+    guilds: dict[str, Any] = {}
+    placed_names: list[str] = []
+    guild_points = 0
+    for g in range(len(GUILDS)):
         symbols = columns[g]
-        joker = g in placed
+        joker = placed >> g & 1
         points = table[symbols + joker]
         guild_points += points
         entry: dict[str, Any] = {
             "symbols": symbols,
-            "joker": joker,
+            "joker": joker == 1,
             "points": points,
             "seat": column_seats[g] if column_seats is not None else seat if symbols else None,
         }
-        if dropped is not None and dropped[g]:
-            entry["dropped"] = dropped[g]
+        if dropped is not None:
+            below = dropped[g]
+            if below is not None:
+                entry["dropped"] = below
         guilds[GUILDS[g]] = entry
+        if joker:
+            placed_names.append(GUILDS[g])
     pdv_points = POT_DE_VIN_POINTS[min(pot_de_vin, len(POT_DE_VIN_POINTS) - 1)]
     total = (
         guild_points + bonus * BONUS_POINTS + malus * MALUS_POINTS + pdv_points + gems * GEM_POINTS
@@ -173,8 +205,8 @@ def score_unit(
         "guilds": guilds,
         "jokers": {
             "held": jokers,
-            "placed": [GUILDS[g] for g in placed],
-            "discarded": jokers - len(placed),
+            "placed": placed_names,
+            "discarded": jokers - len(placed_names),
         },
         "guild_points": guild_points,
         "bonus": {"cards": bonus, "points": bonus * BONUS_POINTS},
@@ -199,37 +231,43 @@ def score_player(tableau: Tableau, stated: Sequence[str] | None, seat: int) -> d
 
 
 def score_team(
-    seats: Sequence[int], tableaux: Sequence[Tableau], stated: Sequence[str] | None
+    seats: list[int], tableaux: list[Tableau], stated: Sequence[str] | None
 ) -> dict[str, Any]:
     """rules D8: per guild only the teammates' smaller column counts (Jokers not counted in that
-    choice); then the team's Jokers go on the counted columns; Pot de Vin cards count on the
-    team's total; +2, -2 and gems are summed."""
+    choice; on equal columns the lower seat's); then the team's Jokers go on the counted
+    columns; Pot de Vin cards count on the team's total; +2, -2 and gems are summed. Teams are
+    pairs (``play.check_teams``)."""
+    a, b = seats
+    ta, tb = tableaux[a], tableaux[b]
     columns: list[int] = []
     column_seats: list[int | None] = []
-    dropped: list[list[dict[str, int]]] = []
+    dropped: list[list[dict[str, int]] | None] = []
     for g in range(len(GUILDS)):
-        held = [(tableaux[s].guilds[g], s) for s in seats if tableaux[s].guilds[g] > 0]
-        if not held:
-            columns.append(0)
-            column_seats.append(None)
-            dropped.append([])
-            continue
-        held.sort()  # fewest symbols first; on equal columns the lower seat counts
-        columns.append(held[0][0])
-        column_seats.append(held[0][1])
-        dropped.append([{"seat": s, "symbols": n} for n, s in held[1:]])
-    team = [tableaux[s] for s in seats]
+        na, nb = ta.guilds[g], tb.guilds[g]
+        if na and nb:
+            if nb < na or (nb == na and b < a):
+                columns.append(nb)
+                column_seats.append(b)
+                dropped.append([{"seat": a, "symbols": na}])
+            else:
+                columns.append(na)
+                column_seats.append(a)
+                dropped.append([{"seat": b, "symbols": nb}])
+        else:
+            columns.append(na + nb)  # the one that holds any, or 0
+            column_seats.append(a if na else b if nb else None)
+            dropped.append(None)
     return score_unit(
         tuple(columns),
-        jokers=sum(t.jokers for t in team),
-        bonus=sum(t.bonus for t in team),
-        malus=sum(t.malus for t in team),
-        pot_de_vin=sum(t.pot_de_vin for t in team),
-        gems=sum(t.gems for t in team),
+        jokers=ta.jokers + tb.jokers,
+        bonus=ta.bonus + tb.bonus,
+        malus=ta.malus + tb.malus,
+        pot_de_vin=ta.pot_de_vin + tb.pot_de_vin,
+        gems=ta.gems + tb.gems,
         stated_jokers=stated,
         column_seats=column_seats,
         dropped=dropped,
-        seat=seats[0],
+        seat=a,
     )
 
 
@@ -245,14 +283,18 @@ def rank(keys: list[tuple[int, int, int]]) -> tuple[list[int], list[str | None]]
         points, cards, gems = keys[i]
         ahead = same_points = same_cards = same_all = 0
         for j in range(n):
-            other = keys[j]
-            if other > keys[i]:
-                ahead += 1
-            if j != i and other[0] == points:
+            other_points, other_cards, other_gems = keys[j]
+            if other_points != points:
+                ahead += other_points > points
+            elif other_cards != cards:
+                ahead += other_cards > cards
+            else:
+                ahead += other_gems > gems
+            if j != i and other_points == points:
                 same_points += 1
-                if other[1] == cards:
+                if other_cards == cards:
                     same_cards += 1
-                    if other[2] == gems:
+                    if other_gems == gems:
                         same_all += 1
         ranks.append(ahead + 1)
         if not same_points:
@@ -275,56 +317,70 @@ def stated_for(jokers: Mapping[int, list[str]] | None, seats: Sequence[int]) -> 
 
 
 def score_table(
-    tableaux: Sequence[Tableau],
-    teams: Sequence[Sequence[int]] | None,
+    tableaux: list[Tableau],
+    teams: list[list[int]] | None,
     jokers: Mapping[int, list[str]] | None,
-) -> dict[str, Any]:
-    """Score every unit and rank them. Returns ``{"units", "teams", "winners"}`` where
-    ``units[seat]`` is the unit (player or team) record each seat belongs to."""
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None, list[int]]:
+    """Score every unit and rank them. Returns ``(by_seat, teams, winners)`` where
+    ``by_seat[seat]`` is the unit (player or team) record the seat belongs to and ``teams`` the
+    team records (None without teams)."""
     n = len(tableaux)
+    groups: list[list[int]] = []
+    breakdowns: list[dict[str, Any]] = []
+    keys: list[tuple[int, int, int]] = []
     if teams is None:
-        groups: list[list[int]] = [[s] for s in range(n)]
-        breakdowns = [score_player(tableaux[s], stated_for(jokers, [s]), s) for s in range(n)]
+        for s in range(n):
+            t = tableaux[s]
+            b = score_player(t, stated_for(jokers, (s,)), s)
+            groups.append([s])
+            breakdowns.append(b)
+            keys.append((b["total"], t.cards, t.gems))
     else:
-        groups = [list(t) for t in teams]
-        breakdowns = [score_team(t, tableaux, stated_for(jokers, t)) for t in groups]
-    if teams is None:
-        keys = [(b["total"], t.cards, t.gems) for b, t in zip(breakdowns, tableaux, strict=True)]
-    else:
-        keys = [
-            (
-                b["total"],
-                sum(tableaux[s].cards for s in group),
-                sum(tableaux[s].gems for s in group),
-            )
-            for b, group in zip(breakdowns, groups, strict=True)
-        ]
+        for team in teams:
+            group = list(team)
+            b = score_team(group, tableaux, stated_for(jokers, group))
+            cards = gems = 0
+            for s in group:
+                cards += tableaux[s].cards
+                gems += tableaux[s].gems
+            groups.append(group)
+            breakdowns.append(b)
+            keys.append((b["total"], cards, gems))
     ranks, why = rank(keys)
-    units = [
-        {
-            "seats": group,
-            "score": key[0],
-            "rank": r,
-            "tiebreak": w,
-            "cards_won": key[1],
-            "gems_won": key[2],
-            "breakdown": b,
-        }
-        for group, key, r, w, b in zip(groups, keys, ranks, why, breakdowns, strict=True)
-    ]
     by_seat: list[dict[str, Any]] = [{}] * n
-    for unit in units:
-        for s in unit["seats"]:
+    units: list[dict[str, Any]] = []  # the team records
+    winners: list[int] = []
+    for i in range(len(groups)):
+        group = groups[i]
+        points, cards, gems = keys[i]
+        unit = {
+            "seats": group,
+            "score": points,
+            "rank": ranks[i],
+            "tiebreak": why[i],
+            "cards_won": cards,
+            "gems_won": gems,
+            "breakdown": breakdowns[i],
+        }
+        for s in group:
             by_seat[s] = unit
-    winners = sorted(s for unit in units if unit["rank"] == 1 for s in unit["seats"])
-    team_list = None
-    if teams is not None:
-        team_list = [{"team": i, **unit} for i, unit in enumerate(units)]
-    return {"by_seat": by_seat, "teams": team_list, "winners": winners}
-
-
-# Per-seat counters only a replay knows; a scorepad sheet reports them as null.
-LIVE_FIELDS: Final = ("rounds_won", "cards_in_hand", "gems_in_hand", "gems_paid", "gems_removed")
+            if ranks[i] == 1:
+                winners.append(s)
+        if teams is not None:
+            units.append(
+                {
+                    "team": i,
+                    "seats": group,
+                    "score": points,
+                    "rank": ranks[i],
+                    "tiebreak": why[i],
+                    "cards_won": cards,
+                    "gems_won": gems,
+                    "breakdown": breakdowns[i],
+                }
+            )
+    winners.sort()
+    return by_seat, units if teams is not None else None, winners
 
 
 def result_document(
@@ -334,37 +390,54 @@ def result_document(
     teams: list[list[int]] | None,
     tableaux: list[Tableau],
     jokers: Mapping[int, list[str]] | None,
-    live: list[dict[str, int]] | None,
+    live: tuple[list[int], list[int], list[int], list[int], list[int]] | None,
     complete: bool,
     rounds_played: int,
     rounds_total: int,
     rounds: list[dict[str, Any]],
     violations: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """The result document (see docs/pot-de-vin-engine.md), scored from the tableaux."""
-    table = score_table(tableaux, teams, jokers)
-    team_of = {s: i for i, t in enumerate(teams or ()) for s in t}
+    """The result document (see docs/pot-de-vin-engine.md), scored from the tableaux.
+
+    ``live`` holds the per-seat counters only a replay knows: rounds won, cards in hand, gems in
+    hand, gems paid and gems removed (D2). A scorepad sheet has None, and they are null."""
+    by_seat, team_list, winners = score_table(tableaux, teams, jokers)
+    team_of: list[int | None] = [None] * len(tableaux)
+    for i, team in enumerate(teams or ()):
+        for s in team:
+            team_of[s] = i
+    won: list[Any]
+    in_hand: list[Any]
+    gems_held: list[Any]
+    paid: list[Any]
+    removed: list[Any]
+    if live is None:
+        won = in_hand = gems_held = paid = removed = [None] * len(tableaux)
+    else:
+        won, in_hand, gems_held, paid, removed = live
     players = []
-    for s, tableau in enumerate(tableaux):
-        unit = table["by_seat"][s]
-        player: dict[str, Any] = {
-            "seat": s,
-            "name": names[s],
-            "team": team_of.get(s),
-            "score": unit["score"],
-            "rank": unit["rank"],
-            "tiebreak": unit["tiebreak"],
-            "cards_won": tableau.cards,
-            "gems_won": tableau.gems,
-        }
-        if live is None:
-            for field in LIVE_FIELDS:
-                player[field] = None
-        else:
-            player.update(live[s])
-        player["tableau"] = tableau.as_dict()
-        player["breakdown"] = unit["breakdown"]
-        players.append(player)
+    for s in range(len(tableaux)):
+        tableau = tableaux[s]
+        unit = by_seat[s]
+        players.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "team": team_of[s],
+                "score": unit["score"],
+                "rank": unit["rank"],
+                "tiebreak": unit["tiebreak"],
+                "cards_won": tableau.cards,
+                "gems_won": tableau.gems,
+                "rounds_won": won[s],
+                "cards_in_hand": in_hand[s],
+                "gems_in_hand": gems_held[s],
+                "gems_paid": paid[s],
+                "gems_removed": removed[s],
+                "tableau": tableau.as_dict(),
+                "breakdown": unit["breakdown"],
+            }
+        )
     return {
         "format": RESULT_FORMAT,
         "game": GAME_ID,
@@ -374,8 +447,8 @@ def result_document(
         "rounds_played": rounds_played,
         "rounds_total": rounds_total,
         "players": players,
-        "teams": table["teams"],
+        "teams": team_list,
         "rounds": rounds,
-        "winners": table["winners"],
+        "winners": winners,
         "violations": violations,
     }

@@ -17,8 +17,8 @@ from scoring.engine.potdevin.decks import Deck
 from scoring.engine.potdevin.play import check_players, check_teams, parse_jokers
 from scoring.engine.potdevin.score import Tableau, result_document
 
-NEUTRAL_FIELDS: Final = ("jokers", "bonus", "malus", "pot_de_vin")
-COUNT_FIELDS: Final = (*GUILDS, *NEUTRAL_FIELDS, "gems", "cards")
+NEUTRAL_FIELDS: Final[tuple[str, ...]] = ("jokers", "bonus", "malus", "pot_de_vin")
+COUNT_FIELDS: Final[tuple[str, ...]] = (*GUILDS, *NEUTRAL_FIELDS, "gems", "cards")
 NEUTRAL_COPIES: Final = len(CHARACTERS)  # one Joker, +2, -2 and Pot de Vin per character
 
 
