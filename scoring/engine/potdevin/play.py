@@ -96,6 +96,7 @@ class State:
     round_no: int  # rounds played so far
     finished: bool
     # rules D4 without the deal: per seat, lead character -> [(round, card)] not followed yet
+    # (empty when the deal is recorded)
     failures: list[dict[int, list[tuple[int, int]]]]
     violations: list[dict[str, Any]]
     rounds: list[dict[str, Any]]  # one summary per round played (never changed once made)
@@ -407,7 +408,7 @@ def _start_state(log: dict[str, Any], deck: Deck | None) -> State:
     st.starter = first
     st.round_no = 0
     st.finished = False
-    st.failures = [{} for _ in range(n)]
+    st.failures = [{} for _ in range(n)] if hands is None else []  # only read without the deal
     st.violations = []
     st.rounds = []
     return st

@@ -176,7 +176,7 @@ def score_unit(
     column is ``seat``'s."""
     placed = place_jokers(columns, jokers, stated_jokers, seat=seat)
     table = COLUMN_POINTS_UPTO_73
-    guilds: dict[str, Any] = {}
+    entries: list[dict[str, Any]] = []
     placed_names: list[str] = []
     guild_points = 0
     for g in range(len(GUILDS)):
@@ -194,9 +194,18 @@ def score_unit(
             below = dropped[g]
             if below is not None:
                 entry["dropped"] = below
-        guilds[GUILDS[g]] = entry
+        entries.append(entry)
         if joker:
             placed_names.append(GUILDS[g])
+    # One literal, so the dict is sized once (GUILDS order).
+    guilds = {
+        "nobles": entries[0],
+        "artists": entries[1],
+        "traders": entries[2],
+        "workmen": entries[3],
+        "knights": entries[4],
+        "assassins": entries[5],
+    }
     pdv_points = POT_DE_VIN_POINTS[min(pot_de_vin, len(POT_DE_VIN_POINTS) - 1)]
     total = (
         guild_points + bonus * BONUS_POINTS + malus * MALUS_POINTS + pdv_points + gems * GEM_POINTS
