@@ -10,7 +10,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Deck, Game
+from games.models import Deck, Game, Seat
 from scoring import jobs, tasks
 from scoring.engine import get_engine
 from scoring.engine.potdevin import deck_from_dict
@@ -43,6 +43,7 @@ def _swapped_deck() -> dict[str, list[str]]:
 
 def test_a_batch_run_twice_scores_each_game_once(owner: Any, no_sending: list[Any]) -> None:
     games = services.game_import(owner=owner, documents=[simulate(4, seed=k) for k in range(120)])
+    before = {g.pk: _stored_scores(g.pk) for g in games}
     Deck.objects.create(key="swapped", cards=_swapped_deck())
     job = jobs.rescore_start(created_by=owner, new_deck=Deck.objects.get(key="swapped"))
     ids = [g.pk for g in games]
@@ -56,11 +57,23 @@ def test_a_batch_run_twice_scores_each_game_once(owner: Any, no_sending: list[An
     assert JobItem.objects.filter(job=job).count() == 120
 
     deck = deck_from_dict({"id": "swapped", "cards": _swapped_deck()})
+    changed = 0
     for game in games:
-        log = services.game_export_log(game=Game.objects.get(pk=game.pk))
-        assert Game.objects.get(pk=game.pk).result == get_engine("pot-de-vin").replay(
-            log, deck=deck
-        )
+        stored = Game.objects.get(pk=game.pk)
+        log = services.game_export_log(game=stored)
+        expected = get_engine("pot-de-vin").replay(log, deck=deck)
+        assert stored.result == expected
+        assert (stored.deck.key, stored.engine_version) == ("swapped", expected["engine_version"])
+        assert stored.updated_at > game.updated_at
+        # The seats follow the new result (statistics read them).
+        scores = [(p["score"], p["rank"]) for p in expected["players"]]
+        assert _stored_scores(game.pk) == scores
+        changed += scores != before[game.pk]
+    assert changed  # the swapped cards moved some scores: the seats were rewritten
+
+
+def _stored_scores(game_id: int) -> list[tuple[int | None, int | None]]:
+    return list(Seat.objects.filter(game_id=game_id).order_by("seat").values_list("score", "rank"))
 
 
 def test_batches_hold_at_least_100_games(settings: Any) -> None:
