@@ -34,6 +34,9 @@ def fresh_sqlite(name: str) -> str:
 def setup_django(database_url: str, **env: str) -> None:
     """Django on ``database_url``, migrated, with DEBUG off (it keeps every query in memory)."""
     os.environ.update(DATABASE_URL=database_url, DEBUG="0", **env)
+    # No worker serves a bench that names no broker: what it queues (ratings recomputes after
+    # its loads) stays in its own memory instead of the developer's folder queue.
+    os.environ.setdefault("CELERY_BROKER_URL", "memory://")
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-not-for-production")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "potdevin_site.settings")
     import django
