@@ -6,18 +6,29 @@ from the rounds, never typed by a client.
 
 from __future__ import annotations
 
+import unicodedata
+from typing import Any
+
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 GAME_TYPES = [("pot-de-vin", "Pot de Vin")]
+
+
+def name_key(name: str) -> str:
+    """How player names are told apart: case and Unicode forms folded ("Úna", "úna" and "ÚNA"
+    are one player), the same on every database (SQLite's LOWER() folds ASCII only)."""
+    return unicodedata.normalize("NFKC", name.strip()).casefold()
 
 
 class Player(models.Model):
     """A person who plays, across games; may be linked to a user account."""
 
     name = models.CharField(max_length=80)
+    # Logs name players; two people called "ada" and "Ada" would be one in a log. Folding can
+    # lengthen a name ("ß" is "ss"): room for that.
+    name_key = models.CharField(max_length=240, unique=True, editable=False)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -36,13 +47,16 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        constraints = [
-            # Logs name players; two people called "ada" and "Ada" would be one in a log.
-            models.UniqueConstraint(Lower("name"), name="player_name_unique_ci"),
-        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Deck(models.Model):

@@ -10,12 +10,10 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import CharField, Value
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games.errors import GameConflict, RecordError
-from games.models import Deck, Game, Player, Round, Seat
+from games.models import Deck, Game, Player, Round, Seat, name_key
 from potdevin_site.memory import collector_paused
 from scoring import adapters, stats
 from scoring.engine import LogError, engine_for_log
@@ -26,7 +24,7 @@ DEFAULT_DECK_KEY = "standard"
 
 def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any = None) -> Player:
     name = name.strip()
-    if Player.objects.filter(name__iexact=name).exists():
+    if Player.objects.filter(name_key=name_key(name)).exists():
         raise GameConflict("player_exists", f"a player called {name!r} already exists")
     try:
         with transaction.atomic():
@@ -79,29 +77,22 @@ def deck_default() -> Deck:
 
 
 def _players_by_name(names: Sequence[str], created_by: AbstractBaseUser | None) -> list[Player]:
-    """The players with these names, creating the ones not met before (case-insensitive)."""
-    wanted = {n.strip().lower(): n.strip() for n in names}
-    found = {
-        p.name.lower(): p
-        for p in Player.objects.annotate(lname=Lower("name")).filter(lname__in=list(wanted))
-    }
-    missing = [Player(name=wanted[k], created_by=created_by) for k in wanted if k not in found]
+    """The players with these names, creating the ones not met before (told apart by
+    ``name_key``: case and Unicode forms folded)."""
+    keys = [name_key(n) for n in names]
+    wanted = {k: n.strip() for k, n in zip(keys, names, strict=True)}
+    found = {p.name_key: p for p in Player.objects.filter(name_key__in=list(wanted))}
+    missing = [
+        Player(name=wanted[k], name_key=k, created_by=created_by) for k in wanted if k not in found
+    ]
     if missing:
         # Another request may create the same names meanwhile: keep theirs, then read back.
         Player.objects.bulk_create(missing, ignore_conflicts=True)
         found.update(
-            (p.name.lower(), p)
-            for p in Player.objects.annotate(lname=Lower("name")).filter(
-                lname__in=[p.name.lower() for p in missing]
-            )
+            (p.name_key, p)
+            for p in Player.objects.filter(name_key__in=[p.name_key for p in missing])
         )
-        # Python's lower() and the database's LOWER() disagree outside ASCII (SQLite folds
-        # ASCII only): find a name still missing the way the unique constraint compares.
-        for key in [k for k in wanted if k not in found]:
-            found[key] = Player.objects.annotate(lname=Lower("name")).get(
-                lname=Lower(Value(wanted[key], output_field=CharField()))
-            )
-    return [found[n.strip().lower()] for n in names]
+    return [found[k] for k in keys]
 
 
 def players_resolve(
@@ -451,7 +442,7 @@ def import_plan(
     if deck is None:
         raise LogError("unknown_deck", f"no deck {key!r} is stored")
     names = doc.get("players")
-    if isinstance(names, list) and len({str(n).strip().lower() for n in names}) != len(names):
+    if isinstance(names, list) and len({name_key(str(n)) for n in names}) != len(names):
         raise LogError("player_twice", "a player cannot sit at two seats of one game")
     longest = Player._meta.get_field("name").max_length or 0
     for seat, name in enumerate(names if isinstance(names, list) else ()):

@@ -48,7 +48,7 @@ from games.api.serializers import (
     log_documents,
 )
 from games.errors import GameConflict
-from games.models import Deck, Game, Player
+from games.models import Deck, Game, Player, name_key
 from potdevin_site.permissions import OwnerOrStaffWrites, StaffWrites
 
 
@@ -146,7 +146,7 @@ class PlayerViewSet(
         player = serializer.instance
         assert player is not None
         name = serializer.validated_data.get("name", player.name)
-        if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
+        if Player.objects.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
             raise GameConflict("player_exists", f"a player called {name!r} already exists")
         try:
             with transaction.atomic():

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from games.models import GAME_TYPES, Deck
+from games.models import GAME_TYPES, Deck, name_key
 from scoring.engine import LogError
 from scoring.engine.potdevin.cards import CARD_NAMES, GUILDS, is_guild_card
 from scoring.engine.potdevin.play import check_teams
@@ -102,9 +102,10 @@ class PlayersForm(forms.Form):
             self.add_error("player_0", "Pot de Vin is for 3 to 6 players: name at least 3.")
         seen: set[str] = set()
         for seat, name in enumerate(names):
-            if name and name.lower() in seen:
+            key = name_key(name)
+            if name and key in seen:
                 self.add_error(f"player_{seat}", f"{name} already has a seat.")
-            seen.add(name.lower())
+            seen.add(key)
         teams = parse_teams(data.get("teams") or "")
         if teams is not None and sum(len(t) for t in teams) != count:
             self.add_error("teams", f"These teams are for {sum(len(t) for t in teams)} players.")

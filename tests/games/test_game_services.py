@@ -472,16 +472,25 @@ def test_import_matches_players_case_insensitively(owner, deck) -> None:
     assert Player.objects.count() == 3
 
 
-def test_non_ascii_names_are_matched_the_way_the_database_compares_them(owner, deck) -> None:
-    """SQLite's LOWER() folds ASCII only, Python's lower() all of Unicode: a new name such as
-    "Úrsula" must still be found after it is created (it was a KeyError, a 500 in the API)."""
+def test_names_are_one_player_whatever_their_case_or_unicode_form(owner, deck) -> None:
+    """Folded in Python, the same on every database: SQLite's LOWER() folds ASCII only, so
+    "úna" and "ÚNA" were two players there."""
     una = Player.objects.create(name="ÚNA")
-    players = services.players_resolve(["Úrsula", "ÚNa", "Zoë"], created_by=owner)
+    players = services.players_resolve(["Úrsula", "úna", "Zoë"], created_by=owner)
     assert [p.name for p in players[::2]] == ["Úrsula", "Zoë"]
-    assert players[1].pk == una.pk  # "ÚNa" and "ÚNA" are one name in any database
+    assert players[1].pk == una.pk
     assert Player.objects.count() == 3
-    again = services.players_resolve(["Úrsula", "zoë"], created_by=owner)
-    assert [p.pk for p in again] == [players[0].pk, players[2].pk]
+    # "Zoë" typed with a combining diaeresis (NFD), "ÚRSULA" in capitals: the same players.
+    again = services.players_resolve(["ÚRSULA", "Zoe\u0308", "Jürgen"], created_by=owner)
+    assert [p.pk for p in again[:2]] == [players[0].pk, players[2].pk]
+    assert Player.objects.count() == 4
+    with pytest.raises(GameConflict) as taken:
+        services.player_create(name="jÜrgen", created_by=owner)
+    assert taken.value.code == "player_exists"
+    log = simulate(3, seed=9, names=["Úna", "úna", "Cy"])
+    with pytest.raises(RecordError) as twice:
+        services.game_import(owner=owner, documents=[log])
+    assert twice.value.code == "player_twice"
 
 
 def test_import_refuses_the_same_player_twice(owner, deck) -> None:
