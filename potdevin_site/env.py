@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -99,10 +100,15 @@ def celery_broker(env: Mapping[str, str], var_dir: Path) -> tuple[str, dict[str,
             "visibility_timeout": timeout,
             "unacked_restore_interval": min(60, max(1, timeout // 4)),
             "unacked_restore_throttle": 1,
+            # Workers take turns to restore through a lock that a worker killed while holding
+            # it keeps for this long (kombu's default: 300 s), whatever the timeout above.
+            "unacked_mutex_expire": min(300, max(1, timeout)),
         }
     if not url.startswith("filesystem://"):
         return url, {}
-    root = (var_dir / "celery").resolve()
+    # filesystem:///srv/potdevin/queue names the folder; plain filesystem:// is under var_dir.
+    folder = urlsplit(url).path
+    root = Path(folder) if folder not in ("", "/") else (var_dir / "celery").resolve()
     # Producer writes to data_folder_out and the worker reads data_folder_in:
     # both processes share these settings, so the two must be the same folder.
     return url, {

@@ -15,7 +15,7 @@ from rest_framework.views import exception_handler
 
 from games.errors import GameConflict, RecordError
 from scoring.engine import LogError
-from scoring.jobs import QueueUnavailable
+from scoring.jobs import CannotResume, QueueUnavailable
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -44,6 +44,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             _body("queue_unavailable", "The job queue cannot be reached; try again later."),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
+    if isinstance(exc, CannotResume):
+        return Response(_body(exc.code, exc.message), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     # DRF turns these two Django exceptions into responses too, but keeps them out of the

@@ -5,6 +5,11 @@ writes its results and its ``JobItem`` rows in one transaction, skipping keys th
 an item, so a batch delivered twice (its worker died before acknowledging it) changes nothing
 the second time. The batch that completes the job marks it done with a conditional update, so
 the follow-up work (statistics, ratings) runs once.
+
+A broker can lose batches (the embedded folder queue drops a message once a worker takes it,
+so a worker killed there takes its batch with it): ``job_resume`` sends the keys not done yet
+again. It is safe at any time, even while batches are still running, since a batch first
+locks what it works on and then skips what is done.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from games import services as game_services
 from games.models import Deck, Game, Seat
 from scoring import adapters
 from scoring.engine import LogError
-from scoring.models import Job, JobInput, JobItem
+from scoring.models import Job, JobInput, JobItem, JobKeys
 
 
 def batch_size() -> int:
@@ -41,6 +46,16 @@ def _chunks(keys: Sequence[int], size: int) -> list[list[int]]:
 
 class QueueUnavailable(Exception):
     """The broker refused the job's batches; the job is marked failed."""
+
+
+class CannotResume(Exception):
+    """A job whose batches cannot be sent again: it is done, or (a re-score started before
+    jobs kept their keys) it does not know its games."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 def _enqueue(job: Job, keys: Sequence[int]) -> None:
@@ -110,6 +125,7 @@ def rescore_start(
         job = Job.objects.create(
             kind=Job.Kind.RESCORE, params=params, total=len(ids), created_by=created_by
         )
+        JobKeys.objects.create(job=job, keys=ids)
         if not ids:
             _finish(job)
         _enqueue(job, ids)
@@ -120,21 +136,24 @@ def rescore_batch(*, job_id: int, game_ids: Sequence[int]) -> int:
     """Re-score these games of the job; returns how many were newly done.
 
     Locks the games (``select_for_update``, in id order) while it reads their rounds and
-    stores results, so a round appended meanwhile is never overwritten by a stale result."""
+    stores results, so a round appended meanwhile is never overwritten by a stale result. The
+    items done are read once the locks are held: a copy of this batch running at the same time
+    (delivered again, or resumed) waits, then finds its games done."""
     job = Job.objects.get(pk=job_id)
     new_deck = job.params.get("new_deck")
     deck = Deck.objects.get(key=new_deck) if new_deck else None
     with transaction.atomic():
-        done = set(JobItem.objects.filter(job=job, key__in=game_ids).values_list("key", flat=True))
-        todo = [k for k in game_ids if k not in done]
-        games = list(
+        locked = list(
             Game.objects.select_for_update(of=("self",))
-            .filter(pk__in=todo)
+            .filter(pk__in=game_ids)
             .select_related("deck")
             .defer("result", "deck__cards")  # large JSON the batch does not read
             .annotate(winners_before=KeyTransform("winners", "result"))
             .order_by("id")
         )
+        done = set(JobItem.objects.filter(job=job, key__in=game_ids).values_list("key", flat=True))
+        todo = [k for k in game_ids if k not in done]
+        games = [g for g in locked if g.pk not in done]
         stored = adapters.stored_games([g.pk for g in games])
         items = []
         changed: list[Game] = []
@@ -275,17 +294,22 @@ def import_start(*, created_by: AbstractBaseUser, documents: Sequence[Any]) -> J
 
 
 def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
-    """Import these documents of the job; returns how many were newly done."""
+    """Import these documents of the job; returns how many were newly done.
+
+    Locks the documents first: a copy of this batch running at the same time waits, then finds
+    them read and dropped, so no document becomes two games."""
     job = Job.objects.select_related("created_by").get(pk=job_id)
     owner = job.created_by
     decks = game_services.decks_by_key()
     with transaction.atomic():
+        inputs = list(
+            JobInput.objects.select_for_update().filter(job=job, key__in=keys).order_by("key")
+        )
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
-        inputs = JobInput.objects.filter(job=job, key__in=keys).exclude(key__in=done)
         planned = []
         planned_keys = []
         items = []
-        for entry in inputs.order_by("key"):
+        for entry in (e for e in inputs if e.key not in done):
             try:
                 plan = game_services.import_plan(owner=owner, document=entry.document, decks=decks)
             except LogError as exc:
@@ -324,14 +348,46 @@ def batch_failed(*, job_id: int, keys: Sequence[int], error: BaseException) -> N
 
 
 def _complete_if_done(job: Job) -> None:
-    """Mark the job done when every key has its item. The conditional update makes exactly one
-    batch win, even when two finish at once."""
+    """Mark the job done when every key has its item.
+
+    Batches pass here one at a time: the job row stays locked until the batch commits, so the
+    last one to get the lock counts every other's items. (Unlocked, two last batches finishing
+    together would each count before the other committed, and neither would end the job.) The
+    conditional update makes exactly one batch win."""
+    Job.objects.select_for_update().filter(pk=job.pk).values_list("pk").first()
     if JobItem.objects.filter(job=job).count() < job.total:
         return
     if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
         status=Job.Status.DONE, finished_at=timezone.now()
     ):
         transaction.on_commit(lambda: _after_job(job.pk))
+
+
+def job_resume(job_id: int) -> int:
+    """Send the batches of the job's keys that have no item yet again, and mark the job
+    running (a job that failed because the broker refused its batches too). Returns how many
+    keys were sent. Raises ``CannotResume`` for a job that is done (or does not know its keys),
+    ``QueueUnavailable`` when the broker cannot be reached."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job_id)
+        if job.status == Job.Status.DONE:
+            raise CannotResume("job_finished", f"job {job.pk} is done: there is nothing to resume")
+        keys: Sequence[int] | None = range(job.total)
+        if job.kind == Job.Kind.RESCORE:
+            keys = JobKeys.objects.filter(job=job).values_list("keys", flat=True).first()
+            if keys is None:
+                raise CannotResume(
+                    "job_keys_missing", f"job {job.pk} does not know its games: start it again"
+                )
+        done = set(JobItem.objects.filter(job=job).values_list("key", flat=True))
+        remaining = [k for k in keys if k not in done]
+        job.status, job.error = Job.Status.RUNNING, ""
+        job.save(update_fields=["status", "error"])
+        if remaining:
+            _enqueue(job, remaining)
+        else:  # every batch got through; only marking the job done was missed
+            _complete_if_done(job)
+    return len(remaining)
 
 
 def _finish(job: Job) -> None:

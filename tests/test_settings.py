@@ -129,6 +129,14 @@ def test_celery_broker_defaults_to_filesystem_queue(tmp_path: Path) -> None:
     assert options["processed_folder"].startswith(str(tmp_path.resolve() / "celery"))
 
 
+def test_celery_broker_filesystem_url_names_the_folder(tmp_path: Path) -> None:
+    url, options = celery_broker({"CELERY_BROKER_URL": "filesystem:///srv/q"}, tmp_path)
+    assert url == "filesystem:///srv/q"
+    assert options["data_folder_in"] == options["data_folder_out"] == "/srv/q/queue"
+    assert options["processed_folder"] == "/srv/q/processed"
+    assert options["control_folder"] == "/srv/q/control"
+
+
 def test_celery_broker_url_from_env(tmp_path: Path) -> None:
     assert celery_broker({"CELERY_BROKER_URL": "amqp://guest@h:5672//"}, tmp_path) == (
         "amqp://guest@h:5672//",
@@ -143,9 +151,12 @@ def test_redis_broker_redelivers_after_the_visibility_timeout(tmp_path: Path) ->
     assert options["visibility_timeout"] == 3600
     # kombu sweeps every interval x throttle seconds: a quarter of the timeout, at most 60 s.
     assert options["unacked_restore_interval"] * options["unacked_restore_throttle"] == 60
+    assert options["unacked_mutex_expire"] == 300
     env["CELERY_VISIBILITY_TIMEOUT"] = "5"
     options = celery_broker(env, tmp_path)[1]
     assert options["visibility_timeout"] == 5
+    # A worker killed holding the restore lock holds up redelivery no longer than the timeout.
+    assert options["unacked_mutex_expire"] == 5
     assert options["unacked_restore_interval"] * options["unacked_restore_throttle"] == 1
 
 

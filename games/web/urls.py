@@ -23,4 +23,5 @@ urlpatterns = [
     path("decks/<slug:key>/", views.deck_detail, name="deck"),
     path("jobs/rescore/", views.rescore, name="rescore"),
     path("jobs/rescore/<int:pk>/", views.job_detail, name="job"),
+    path("jobs/rescore/<int:pk>/resume/", views.job_resume, name="job-resume"),
 ]

@@ -438,17 +438,39 @@ def rescore(request: HttpRequest) -> HttpResponse:
     return render(request, "web/rescore.html", {"form": form, "jobs": visible[:20]})
 
 
-@login_required
-def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def _rescore_job(request: HttpRequest, pk: int) -> Job:
     job = get_object_or_404(Job, Q(pk=pk) & Q(kind=Job.Kind.RESCORE))
     if not (request.user.is_staff or job.created_by_id == request.user.pk):
         raise PermissionDenied("not your job")
+    return job
+
+
+@login_required
+def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    job = _rescore_job(request, pk)
     progress = jobs.job_progress(job)
     return render(
         request,
         "web/job.html",
         {"job": job, "progress": progress, "api_url": f"/api/rescore/{job.pk}/"},
     )
+
+
+@login_required
+@require_POST
+def job_resume(request: HttpRequest, pk: int) -> HttpResponse:
+    _require_staff(request)  # as starting a re-score
+    job = _rescore_job(request, pk)
+    try:
+        sent = jobs.job_resume(job.pk)
+    except jobs.CannotResume as exc:
+        messages.info(request, exc.message)
+    except jobs.QueueUnavailable as exc:
+        messages.error(request, f"The job queue is unavailable: {exc}")
+    else:
+        games = "1 game" if sent == 1 else f"{sent} games"
+        messages.success(request, f"Sent again: {games} not re-scored yet.")
+    return redirect("web:job", pk=job.pk)
 
 
 def _signin_rate() -> str:

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission, IsAdminUser
 from rest_framework.request import Request
@@ -99,6 +100,17 @@ class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return _progress(self.get_object())
 
+    @action(detail=True, methods=["post"])
+    def resume(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Send the batches of what the job has not done yet again, for a job that stopped
+        moving: its worker was killed on a broker that does not deliver again (the embedded
+        folder queue), or the broker refused its batches. Safe while batches still run: each
+        skips what is done. 409 `job_finished` for a job that is done."""
+        job = self.get_object()
+        jobs.job_resume(job.pk)
+        job.refresh_from_db()
+        return _progress(job, status.HTTP_202_ACCEPTED)
+
 
 @extend_schema_view(
     list=extend_schema(responses={200: JobSerializer(many=True), **errors(400, 401, 403, 404)}),
@@ -106,6 +118,9 @@ class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     create=extend_schema(
         request=RescoreRequestSerializer,
         responses={202: JobSerializer, **errors(400, 401, 403, 413, 429, 503)},
+    ),
+    resume=extend_schema(
+        request=None, responses={202: JobSerializer, **errors(401, 403, 404, 409, 429, 503)}
     ),
 )
 class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
@@ -129,6 +144,9 @@ class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
     create=extend_schema(
         request={"application/json": IMPORT_REQUEST_SCHEMA},
         responses={202: JobSerializer, **errors(400, 401, 413, 415, 429, 503)},
+    ),
+    resume=extend_schema(
+        request=None, responses={202: JobSerializer, **errors(401, 403, 404, 409, 429, 503)}
     ),
 )
 class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):

@@ -1,7 +1,7 @@
 """What is served from the engine's results: statistics and ratings (stats.py), batch jobs
 (jobs.py)."""
 
-from scoring.models.jobs import Job, JobInput, JobItem
+from scoring.models.jobs import Job, JobInput, JobItem, JobKeys
 from scoring.models.stats import HeadToHead, PlayerGame, PlayerStats, Rating, RatingHistory
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "Job",
     "JobInput",
     "JobItem",
+    "JobKeys",
     "PlayerGame",
     "PlayerStats",
     "Rating",

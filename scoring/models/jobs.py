@@ -40,6 +40,18 @@ class Job(models.Model):
         return f"{self.kind} job {self.pk} ({self.status})"
 
 
+class JobKeys(models.Model):
+    """Every game a re-score job was started on, so that the batches of the games it has not
+    done yet can be sent again (``scoring.jobs.job_resume``). Apart from ``Job``: read only
+    then, and a job over every game holds a long list. (An import's keys are 0..total-1.)"""
+
+    job = models.OneToOneField(Job, on_delete=models.CASCADE, related_name="keys")
+    keys = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"job {self.job_id}: {len(self.keys)} keys"
+
+
 class JobInput(models.Model):
     """An import job's documents, kept until its batches have read them."""
 

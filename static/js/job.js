@@ -31,6 +31,8 @@
     bar.textContent = job.done + " of " + job.total;
     count.textContent = job.done + " of " + job.total;
     status.textContent = job.status;
+    var resume = document.getElementById("job-resume");
+    if (resume && job.status === "done") resume.hidden = true;
     list("job-changed", job.winners_changed, function (li, c) {
       var a = document.createElement("a");
       a.href = "/games/" + c.game + "/";

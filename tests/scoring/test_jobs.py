@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
 
@@ -157,3 +161,226 @@ def test_an_import_job_refuses_documents_that_are_not_objects(owner: Any) -> Non
         assert response.status_code == 400, body
         assert response.json()["code"] == "invalid"
     assert Job.objects.count() == 0
+
+
+# --- Resuming a job whose batches were lost -------------------------------------------------
+
+
+def test_resume_sends_only_the_games_not_done_yet(
+    owner: Any, no_sending: list[Any], django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    settings.POTDEVIN_JOB_BATCH_SIZE = 100
+    games = services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(130)])
+    ids = [g.pk for g in games]
+    with django_capture_on_commit_callbacks(execute=True):
+        job = jobs.rescore_start(created_by=owner)
+    assert no_sending == [("rescore", (job.pk, ids[:100])), ("rescore", (job.pk, ids[100:]))]
+    # The first batch runs; the broker loses the second (its worker was killed).
+    jobs.rescore_batch(job_id=job.pk, game_ids=ids[:100])
+    no_sending.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs.job_resume(job.pk) == 30
+    assert no_sending == [("rescore", (job.pk, ids[100:]))]
+    assert jobs.rescore_batch(job_id=job.pk, game_ids=ids[100:]) == 30
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+    assert sorted(JobItem.objects.filter(job=job).values_list("key", flat=True)) == sorted(ids)
+
+    with pytest.raises(jobs.CannotResume) as refused:
+        jobs.job_resume(job.pk)
+    assert refused.value.code == "job_finished"
+
+
+def test_resume_of_an_import_job_sends_the_documents_not_read_yet(
+    owner: Any, no_sending: list[Any], django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    settings.POTDEVIN_JOB_BATCH_SIZE = 100
+    docs = [simulate(4, seed=k) for k in range(103)]
+    with django_capture_on_commit_callbacks(execute=True):
+        job = jobs.import_start(created_by=owner, documents=docs)
+    assert no_sending == [
+        ("import", (job.pk, list(range(100)))),
+        ("import", (job.pk, [100, 101, 102])),
+    ]
+    jobs.import_batch(job_id=job.pk, keys=[100, 101, 102])
+    no_sending.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs.job_resume(job.pk) == 100
+    assert no_sending == [("import", (job.pk, list(range(100))))]
+    jobs.import_batch(job_id=job.pk, keys=list(range(100)))
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+    assert Game.objects.count() == 103
+
+
+def test_a_job_the_broker_refused_runs_when_resumed(
+    owner: Any,
+    no_sending: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    games = services.game_import(owner=owner, documents=[simulate(5, seed=k) for k in range(3)])
+    sending = tasks.rescore_batch.delay
+
+    def refuse(*args: Any) -> None:
+        raise BrokerError("Error 111 connecting to 127.0.0.1:6390. Connection refused.")
+
+    monkeypatch.setattr(tasks.rescore_batch, "delay", refuse)
+    with pytest.raises(jobs.QueueUnavailable), django_capture_on_commit_callbacks(execute=True):
+        jobs.rescore_start(created_by=owner)
+    job = Job.objects.get()
+    assert job.status == Job.Status.FAILED and "Connection refused" in job.error
+
+    monkeypatch.setattr(tasks.rescore_batch, "delay", sending)  # the broker is back
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs.job_resume(job.pk) == 3
+    job.refresh_from_db()
+    assert (job.status, job.error) == (Job.Status.RUNNING, "")
+    tasks.rescore_batch.run(*no_sending[0][1])
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+    assert JobItem.objects.filter(job=job, ok=True).count() == len(games)
+
+
+def test_resume_ends_a_job_whose_batches_all_ran(owner: Any, no_sending: list[Any]) -> None:
+    """Every game has its item but the job was never marked done: resume sends nothing and
+    marks it done."""
+    games = services.game_import(owner=owner, documents=[simulate(3, seed=7)])
+    job = jobs.rescore_start(created_by=owner)
+    jobs.rescore_batch(job_id=job.pk, game_ids=[games[0].pk])
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, finished_at=None)
+    no_sending.clear()
+
+    assert jobs.job_resume(job.pk) == 0
+    assert no_sending == []
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+
+
+def test_a_rescore_that_does_not_know_its_games_cannot_resume(owner: Any) -> None:
+    job = Job.objects.create(kind=Job.Kind.RESCORE, total=5, created_by=owner)  # no JobKeys
+    with pytest.raises(jobs.CannotResume) as refused:
+        jobs.job_resume(job.pk)
+    assert refused.value.code == "job_keys_missing"
+    assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING
+
+
+def test_resume_over_the_api(owner: Any, no_sending: list[Any]) -> None:
+    services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(2)])
+    staff = APIClient()
+    staff.force_authenticate(owner)
+    job = staff.post("/api/rescore/", {}, format="json").json()
+    player = get_user_model().objects.create_user("player")
+    other = APIClient()
+    other.force_authenticate(player)
+
+    assert other.post(f"/api/rescore/{job['id']}/resume/").status_code == 403
+    resumed = staff.post(f"/api/rescore/{job['id']}/resume/")
+    assert resumed.status_code == 202
+    assert (resumed.json()["status"], resumed.json()["total"]) == ("running", 2)
+    assert staff.post("/api/rescore/999999/resume/").status_code == 404
+
+    Job.objects.filter(pk=job["id"]).update(status=Job.Status.DONE)
+    refused = staff.post(f"/api/rescore/{job['id']}/resume/")
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "job_finished"
+
+    # An import job: its owner resumes it; someone else does not see it.
+    mine = other.post("/api/imports/", [simulate(3, seed=9)], format="json").json()
+    assert other.post(f"/api/imports/{mine['id']}/resume/").status_code == 202
+    intruder = APIClient()
+    intruder.force_authenticate(get_user_model().objects.create_user("intruder"))
+    assert intruder.post(f"/api/imports/{mine['id']}/resume/").status_code == 404
+
+
+# --- Batches at the same time (PostgreSQL: SQLite runs one writer at a time) ---------------
+
+
+def _overlapping(first: Callable[[], int], second: Callable[[], int]) -> list[int | BaseException]:
+    """Run ``first`` in a transaction held open a moment after it returns, and ``second`` once
+    ``first`` has taken its locks; each in a thread with a connection of its own."""
+    first_done = threading.Event()
+    outcomes: list[int | BaseException] = [0, 0]
+
+    def run_first() -> None:
+        try:
+            with transaction.atomic():
+                outcomes[0] = first()
+                first_done.set()
+                time.sleep(0.3)  # commits late: the second one runs into its locks
+        except BaseException as exc:  # reported to the test
+            outcomes[0] = exc
+        finally:
+            first_done.set()
+            connection.close()
+
+    def run_second() -> None:
+        first_done.wait()
+        try:
+            outcomes[1] = second()
+        except BaseException as exc:  # reported to the test
+            outcomes[1] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run_first), threading.Thread(target=run_second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcomes
+
+
+def _postgresql_only() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs one writer at a time: batches cannot overlap there")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_delivered_twice_at_once_scores_its_games_once(no_sending: list[Any]) -> None:
+    _postgresql_only()
+    owner = get_user_model().objects.create_user("owner", is_staff=True)
+    games = services.game_import(owner=owner, documents=[simulate(4, seed=k) for k in range(100)])
+    ids = [g.pk for g in games]
+    job = jobs.rescore_start(created_by=owner)
+
+    def batch() -> int:
+        return jobs.rescore_batch(job_id=job.pk, game_ids=ids)
+
+    assert _overlapping(batch, batch) == [100, 0]
+    assert JobItem.objects.filter(job=job).count() == 100
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_batch_delivered_twice_at_once_makes_each_game_once(
+    no_sending: list[Any],
+) -> None:
+    _postgresql_only()
+    owner = get_user_model().objects.create_user("owner")
+    job = jobs.import_start(created_by=owner, documents=[simulate(3, seed=k) for k in range(100)])
+
+    def batch() -> int:
+        return jobs.import_batch(job_id=job.pk, keys=list(range(100)))
+
+    assert _overlapping(batch, batch) == [100, 0]
+    assert Game.objects.count() == 100
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_batches_finishing_together_end_the_job(no_sending: list[Any]) -> None:
+    """Each counts the job's items: the later one must see the earlier one's, or the job stays
+    running with every game done."""
+    _postgresql_only()
+    owner = get_user_model().objects.create_user("owner", is_staff=True)
+    games = services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(200)])
+    ids = [g.pk for g in games]
+    job = jobs.rescore_start(created_by=owner)
+
+    outcomes = _overlapping(
+        lambda: jobs.rescore_batch(job_id=job.pk, game_ids=ids[:100]),
+        lambda: jobs.rescore_batch(job_id=job.pk, game_ids=ids[100:]),
+    )
+
+    assert outcomes == [100, 100]
+    assert JobItem.objects.filter(job=job).count() == 200
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE

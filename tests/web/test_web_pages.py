@@ -568,6 +568,37 @@ def test_rescore_is_started_by_staff_only(
     assert web.get(response["Location"]).status_code == 403
 
 
+def test_a_job_that_stopped_moving_is_resumed_from_its_page(
+    web: Client,
+    staff_web: Client,
+    user: Any,
+    standard_deck: Deck,
+    sent: list[Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    services.game_import(owner=user, documents=[simulate(4, seed=k) for k in range(2)])
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_web.post(reverse("web:rescore"), {})
+    job = Job.objects.get()
+    page = reverse("web:job", args=[job.pk])
+    resume = reverse("web:job-resume", args=[job.pk])
+    assert f'action="{resume}"' in staff_web.get(page).content.decode()
+    # The batch was lost (its worker killed on the folder queue): staff send it again.
+    assert web.post(resume).status_code == 403
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_web.post(resume, follow=True)
+    assert response.redirect_chain == [(page, 302)]
+    assert "Sent again: 2 games not re-scored yet." in response.content.decode()
+    assert sent == [sent[0], sent[0]]
+
+    tasks.rescore_batch.run(*sent[1])
+    html = staff_web.get(page).content.decode()
+    assert ">done<" in html and f'action="{resume}"' not in html
+    again = staff_web.post(resume, follow=True).content.decode()
+    assert f"job {job.pk} is done: there is nothing to resume" in again
+    assert len(sent) == 2
+
+
 def test_the_api_the_job_page_polls_answers_the_session(
     staff_web: Client, standard_deck: Deck, sent: list[Any]
 ) -> None:
