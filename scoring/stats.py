@@ -5,7 +5,8 @@ transaction (finish, reopen, scorepad entry, import, re-score, date change, dele
 rewrites the game's ``PlayerGame`` rows from ``game.result``, refreshes the aggregates of the
 players whose rows changed (GROUP BY in the database, one ordered pass for streaks), and, once
 the transaction commits, recomputes ratings from the earliest date that changed: in a Celery
-task, or in process when ``settings.POTDEVIN_RATINGS_SYNC`` is on.
+task that takes every change pending so far (``RatingsPending``) in one recompute, or in
+process when ``settings.POTDEVIN_RATINGS_SYNC`` is on.
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ from openskill.models import PlackettLuce
 
 from games.models import Game, Player, Seat
 from scoring.engine.potdevin.cards import GUILDS
-from scoring.models import HeadToHead, Job, PlayerGame, PlayerStats, Rating, RatingHistory
+from scoring.models import (
+    HeadToHead,
+    Job,
+    PlayerGame,
+    PlayerStats,
+    Rating,
+    RatingHistory,
+    RatingsPending,
+)
 from scoring.models.stats import (
     BUCKET_ALL,
     BUCKET_INDIVIDUAL,
@@ -502,7 +511,10 @@ def stats_rebuild(*, ratings: bool = True) -> int:
         player_stats_refresh(player_ids=players)
         head_to_head_refresh(player_ids=players)
     if ratings:
-        ratings_recompute(since=None)
+        with transaction.atomic():
+            _lock(RATINGS_LOCK_KEY)
+            _take_pending()  # a recompute from the first game covers them all
+            ratings_recompute(since=None)
     _vacuum(PlayerGame, PlayerStats, HeadToHead, Rating, RatingHistory)
     return made
 
@@ -525,7 +537,11 @@ _pending = threading.local()
 
 def ratings_schedule(*, since: datetime.date | None) -> None:
     """Recompute ratings from ``since`` (None: all) once the current transaction commits. Calls
-    in one transaction make one recompute, from the earliest date."""
+    in one transaction make one recompute, from the earliest date. Without
+    ``POTDEVIN_RATINGS_SYNC`` the change is written down (``RatingsPending``) with the
+    transaction, and a catch-up task is queued once it commits."""
+    if not settings.POTDEVIN_RATINGS_SYNC:
+        RatingsPending.objects.create(since=since)
     wanted = since or datetime.date.min
     pending = getattr(_pending, "since", None)
     _pending.since = wanted if pending is None else min(pending, wanted)
@@ -537,16 +553,37 @@ def _ratings_after_commit() -> None:
     if pending is None:
         return  # an earlier callback of the same commit took it
     _pending.since = None
-    since = None if pending == datetime.date.min else pending
     if settings.POTDEVIN_RATINGS_SYNC:
-        ratings_recompute(since=since)
+        ratings_recompute(since=None if pending == datetime.date.min else pending)
         return
-    from scoring.stats_tasks import ratings_recompute_task
+    from scoring.stats_tasks import ratings_catch_up_task
 
     try:
-        ratings_recompute_task.delay(since.isoformat() if since else None)
-    except Exception:  # the game is stored: ratings catch up at the next recompute
-        logger.exception("could not queue the ratings recompute from %s", since)
+        ratings_catch_up_task.delay()
+    except Exception:  # the change is written down: the next catch-up takes it
+        logger.exception("could not queue the ratings catch-up")
+
+
+def ratings_catch_up() -> int:
+    """Recompute ratings once for every change pending so far, from the earliest of their
+    dates; returns the number of games rated (0: nothing was pending, an earlier catch-up took
+    it). One at a time (PostgreSQL: advisory lock; SQLite: one writer), so a catch-up queued
+    behind another finds the changes that one took gone."""
+    with transaction.atomic():
+        _lock(RATINGS_LOCK_KEY)
+        dates = _take_pending()
+        if not dates:
+            return 0
+        since = None if None in dates else min(d for d in dates if d is not None)
+        return ratings_recompute(since=since)
+
+
+def _take_pending() -> list[datetime.date | None]:
+    """Remove the pending changes (inside the caller's transaction); their dates."""
+    rows = list(RatingsPending.objects.values_list("id", "since"))
+    for chunk in _chunks([pk for pk, _ in rows]):
+        RatingsPending.objects.filter(pk__in=chunk).delete()
+    return [since for _, since in rows]
 
 
 def _rating_model() -> PlackettLuce:

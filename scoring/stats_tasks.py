@@ -1,12 +1,12 @@
-"""The Celery task behind ratings: recompute from a date after a game's result changed.
+"""The Celery task behind ratings: catch up with the changes to finished games.
 
-Queued by ``scoring.stats`` once the change commits. It is idempotent (it rewrites the history
-from the date on), so a redelivery or two overlapping recomputes leave the same ratings.
+Queued by ``scoring.stats`` once a change commits; the change itself is written down with it
+(``RatingsPending``), so the first task to run takes every change pending so far in one
+recompute, and the tasks queued behind it find nothing left. A recompute rewrites the history
+from a date on, so a redelivery leaves the same ratings.
 """
 
 from __future__ import annotations
-
-import datetime
 
 from celery import shared_task
 from django.db import OperationalError
@@ -15,7 +15,7 @@ from scoring import stats
 
 
 @shared_task(
-    name="scoring.ratings_recompute",
+    name="scoring.ratings_catch_up",
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError,),
@@ -25,6 +25,6 @@ from scoring import stats
     soft_time_limit=1800,
     time_limit=1900,
 )
-def ratings_recompute_task(since: str | None = None) -> int:
-    """``since`` is an ISO date (``2026-11-22``), or None to recompute from the first game."""
-    return stats.ratings_recompute(since=datetime.date.fromisoformat(since) if since else None)
+def ratings_catch_up_task() -> int:
+    """Returns the number of games rated (0 when an earlier task took every change)."""
+    return stats.ratings_catch_up()

@@ -2,7 +2,14 @@
 (jobs.py)."""
 
 from scoring.models.jobs import Job, JobInput, JobItem, JobKeys
-from scoring.models.stats import HeadToHead, PlayerGame, PlayerStats, Rating, RatingHistory
+from scoring.models.stats import (
+    HeadToHead,
+    PlayerGame,
+    PlayerStats,
+    Rating,
+    RatingHistory,
+    RatingsPending,
+)
 
 __all__ = [
     "HeadToHead",
@@ -14,4 +21,5 @@ __all__ = [
     "PlayerStats",
     "Rating",
     "RatingHistory",
+    "RatingsPending",
 ]

@@ -177,3 +177,18 @@ class RatingHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} after {self.game_id}"
+
+
+class RatingsPending(models.Model):
+    """A change that ratings have not followed yet: recompute from ``since`` (null: from the
+    first game). Written with the change, taken by the next catch-up task: a burst of changes
+    (an import's batches) makes one recompute, and a change whose task could not be queued is
+    taken by the next one."""
+
+    since = models.DateField(null=True)
+
+    class Meta:
+        verbose_name_plural = "ratings pending"
+
+    def __str__(self) -> str:
+        return f"ratings from {self.since or 'the first game'}"

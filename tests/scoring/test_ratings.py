@@ -17,8 +17,8 @@ from openskill.models import PlackettLuce
 from games import services
 from games.models import Game, Player
 from scoring import selectors, stats
-from scoring.models import Rating, RatingHistory
-from scoring.stats_tasks import ratings_recompute_task
+from scoring.models import Rating, RatingHistory, RatingsPending
+from scoring.stats_tasks import ratings_catch_up_task
 
 _spec = importlib.util.spec_from_file_location(
     "stats_builders", Path(__file__).with_name("stats_builders.py")
@@ -242,7 +242,7 @@ def test_leaderboard_is_ordered_by_ordinal(owner: Any, commit: Commit) -> None:
 def queued(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     settings.POTDEVIN_RATINGS_SYNC = False
     sent: list[Any] = []
-    monkeypatch.setattr(ratings_recompute_task, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(ratings_catch_up_task, "delay", lambda *args: sent.append(args))
     yield sent
 
 
@@ -261,22 +261,54 @@ def test_without_sync_one_task_is_queued_after_commit(
         assert queued == []  # nothing before the commit
     for callback in callbacks:
         callback()
-    assert queued == [(day(2).isoformat(),)]  # once, from the earliest date
+    assert queued == [()]  # once
+    # The change is written down with the transaction, from the earliest date.
+    assert list(RatingsPending.objects.values_list("since", flat=True)) == [day(2)]
     assert not Rating.objects.exists()
 
 
-def test_the_task_recomputes_from_a_date(owner: Any, queued: list[Any]) -> None:
+def test_the_task_takes_every_pending_change_in_one_recompute(
+    owner: Any, queued: list[Any]
+) -> None:
     names = ["Ada", "Bea", "Cy"]
     B.imported(
         owner,
         [B.simulated(3, k, names=names, played_on=day(k)) for k in range(3)],
     )
-    assert ratings_recompute_task(None) == 3
+    assert ratings_catch_up_task() == 3
     assert_ratings_match()
+    assert ratings_catch_up_task() == 0  # queued behind the first: nothing left to do
     first = RatingHistory.objects.filter(played_on=day(0)).order_by("id")
     ids = list(first.values_list("id", flat=True))
-    assert ratings_recompute_task.apply(args=[day(1).isoformat()]).get() == 2
+    # A burst of changes from days 2, 1 and 2: one recompute from day 1 (2 games), not three.
+    RatingsPending.objects.bulk_create(RatingsPending(since=d) for d in (day(2), day(1), day(2)))
+    assert ratings_catch_up_task.apply().get() == 2
     assert list(first.values_list("id", flat=True)) == ids  # kept: before the date
+    assert not RatingsPending.objects.exists()
+    assert_ratings_match()
+    RatingsPending.objects.bulk_create(RatingsPending(since=d) for d in (day(2), None))
+    assert ratings_catch_up_task() == 3  # one change wants every game
+
+
+def test_a_change_whose_task_could_not_be_queued_is_taken_by_the_next(
+    owner: Any, settings: Any, monkeypatch: pytest.MonkeyPatch, commit: Commit
+) -> None:
+    settings.POTDEVIN_RATINGS_SYNC = False
+
+    def broker_down(*args: Any) -> None:
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(ratings_catch_up_task, "delay", broker_down)
+    names = ["Ada", "Bea", "Cy"]
+    with commit():  # the game is stored all the same
+        B.imported(owner, [B.simulated(3, 1, names=names, played_on=day(3))])
+    assert not Rating.objects.exists()
+    sent: list[Any] = []
+    monkeypatch.setattr(ratings_catch_up_task, "delay", lambda *args: sent.append(args))
+    with commit():
+        B.imported(owner, [B.simulated(3, 2, names=names, played_on=day(5))])
+    assert sent == [()]
+    assert ratings_catch_up_task() == 2  # both games: the first one's change was kept
     assert_ratings_match()
 
 
