@@ -348,13 +348,13 @@ def batch_failed(*, job_id: int, keys: Sequence[int], error: BaseException) -> N
 
 
 def _complete_if_done(job: Job) -> None:
-    """Mark the job done when every key has its item.
+    """Note the batch's progress, and mark the job done when every key has its item.
 
-    Batches pass here one at a time: the job row stays locked until the batch commits, so the
-    last one to get the lock counts every other's items. (Unlocked, two last batches finishing
-    together would each count before the other committed, and neither would end the job.) The
-    conditional update makes exactly one batch win."""
-    Job.objects.select_for_update().filter(pk=job.pk).values_list("pk").first()
+    Batches pass here one at a time: the update of ``progressed_at`` locks the job row until
+    the batch commits, so the last one to get the lock counts every other's items. (Unlocked,
+    two last batches finishing together would each count before the other committed, and
+    neither would end the job.) The conditional update makes exactly one batch win."""
+    Job.objects.filter(pk=job.pk).update(progressed_at=timezone.now())
     if JobItem.objects.filter(job=job).count() < job.total:
         return
     if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
@@ -438,5 +438,6 @@ def job_progress(job: Job) -> dict[str, Any]:
         else None,
         "error": job.error,
         "created_at": job.created_at,
+        "progressed_at": job.progressed_at,
         "finished_at": job.finished_at,
     }

@@ -73,6 +73,11 @@ class JobSerializer(serializers.Serializer):
     )
     error = serializers.CharField(allow_blank=True, help_text="Why a failed job could not run.")
     created_at = serializers.DateTimeField()
+    progressed_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When a batch last finished. A running job whose batches stopped coming has "
+        "lost one (its worker was killed): resume it.",
+    )
     finished_at = serializers.DateTimeField(allow_null=True)
 
 

@@ -31,6 +31,9 @@ class Job(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When a batch of the job last finished: a running job whose batches stopped coming lost
+    # one to its broker, and needs a resume (scoring.jobs.job_resume).
+    progressed_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
 
     class Meta:

@@ -7,6 +7,7 @@
   var bar = document.getElementById("job-progress");
   var count = document.getElementById("job-count");
   var status = document.getElementById("job-status");
+  var progressed = document.getElementById("job-progressed");
 
   function list(id, items, render) {
     var ul = document.getElementById(id);
@@ -31,6 +32,11 @@
     bar.textContent = job.done + " of " + job.total;
     count.textContent = job.done + " of " + job.total;
     status.textContent = job.status;
+    if (job.progressed_at) {
+      // The page is rendered in UTC; keep the clock the same while polling.
+      progressed.setAttribute("datetime", job.progressed_at);
+      progressed.textContent = new Date(job.progressed_at).toISOString().slice(11, 19) + " UTC";
+    }
     var resume = document.getElementById("job-resume");
     if (resume && job.status === "done") resume.hidden = true;
     list("job-changed", job.winners_changed, function (li, c) {

@@ -51,9 +51,11 @@ def test_a_batch_run_twice_scores_each_game_once(owner: Any, no_sending: list[An
     Deck.objects.create(key="swapped", cards=_swapped_deck())
     job = jobs.rescore_start(created_by=owner, new_deck=Deck.objects.get(key="swapped"))
     ids = [g.pk for g in games]
-    assert job.total == 120
+    assert (job.total, job.progressed_at) == (120, None)
 
     assert jobs.rescore_batch(job_id=job.pk, game_ids=ids[:100]) == 100
+    first_batch = Job.objects.get(pk=job.pk).progressed_at
+    assert first_batch is not None and first_batch >= job.created_at
     assert jobs.rescore_batch(job_id=job.pk, game_ids=ids[:100]) == 0  # delivered again
     assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING
     assert jobs.rescore_batch(job_id=job.pk, game_ids=ids[100:]) == 20

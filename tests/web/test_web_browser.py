@@ -8,6 +8,7 @@ of the main pages at phone (390x844) and desktop (1280x800) widths go to artifac
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -274,8 +275,11 @@ def test_other_pages_fit_a_phone_and_the_job_page_shows_live_progress(
     assert page.get_attribute("#job-progress", "value") == "2"
     shoot(page, "rescore-job")
     # The page polls the API: the bar follows the job to its end without a reload.
+    assert page.inner_text("#job-progressed") == "none yet"
     JobItem.objects.bulk_create(JobItem(job=job, key=k, ok=True) for k in range(2, 4))
-    Job.objects.filter(pk=job.pk).update(status=Job.Status.DONE)
+    last_batch = dt.datetime(2026, 3, 1, 21, 7, 5, tzinfo=dt.UTC)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.DONE, progressed_at=last_batch)
     page.wait_for_function("document.getElementById('job-status').textContent === 'done'")
     assert page.get_attribute("#job-progress", "value") == "4"
     assert page.inner_text("#job-count") == "4 of 4"
+    assert page.inner_text("#job-progressed") == "21:07:05 UTC"

@@ -4,6 +4,7 @@ refused to others, and the pages show the engine's own numbers."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -559,10 +560,16 @@ def test_rescore_is_started_by_staff_only(
     html = staff_web.get(response["Location"]).content.decode()
     assert '<progress id="job-progress" max="1" value="0">' in html
     assert 'data-api="/api/rescore/' in html and 'http-equiv="refresh"' in html
+    assert '<time id="job-progressed">none yet</time>' in html
     # The job runs (here, in the test process): the page shows it done.
     tasks.rescore_batch.run(*sent[0])
     html = staff_web.get(response["Location"]).content.decode()
     assert '<progress id="job-progress" max="1" value="1">' in html
+    progressed = Job.objects.get().progressed_at
+    assert progressed is not None
+    clock = progressed.astimezone(dt.UTC).strftime("%H:%M:%S")
+    stamp = f'datetime="{progressed.isoformat()}">{clock} UTC</time>'
+    assert f'<time id="job-progressed" {stamp}' in html
     assert ">done<" in html and 'http-equiv="refresh"' not in html
     # Someone else's job is not shown to a non-staff user.
     assert web.get(response["Location"]).status_code == 403
