@@ -205,6 +205,53 @@ class RoundForm(forms.Form):
         return {"trump": self.cleaned_data["trump"], "plays": plays}
 
 
+class JokersForm(forms.Form):
+    """Where the Jokers go at the end, for the players (teams) who have a choice (rules D5).
+    The engine's placement, the one that scores most, is checked to begin with; nothing checked
+    (or a form without the fields) leaves it to the engine. The engine validates the rest."""
+
+    def __init__(self, *args: Any, choices: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices = choices
+        for choice in choices:
+            count = len(choice["placed"])
+            self.fields[f"jokers_{choice['seat']}"] = forms.MultipleChoiceField(
+                label=choice["name"],
+                choices=choice["columns"],
+                initial=choice["placed"],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+                help_text=f"{choice['held']} held, {count} to place, one per column",
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for choice in self.choices:
+            name = f"jokers_{choice['seat']}"
+            count = len(choice["placed"])
+            if data.get(name) and len(data[name]) != count:
+                self.add_error(name, f"Place exactly {count} Joker{'s' if count > 1 else ''}.")
+        return data
+
+    def placement(self) -> dict[str, list[str]] | None:
+        """The placement to state: only the units moved from the engine's choice (None when
+        none moved, so the finished game records the engine's own choice)."""
+        stated = {}
+        for choice in self.choices:
+            picked = self.cleaned_data.get(f"jokers_{choice['seat']}")
+            if picked and set(picked) != set(choice["placed"]):
+                stated[str(choice["seat"])] = picked
+        return stated or None
+
+    def engine_error(self, exc: LogError) -> bool:
+        """Show the engine's refusal next to the unit it names; False if it names none."""
+        for choice in self.choices:
+            if exc.seat in choice["seats"]:
+                self.add_error(f"jokers_{choice['seat']}", exc.message)
+                return True
+        return False
+
+
 class DeckForm(forms.Form):
     """A new deck version: each guild card's one or two symbols (rules D1)."""
 

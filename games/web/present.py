@@ -180,6 +180,32 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def joker_choices(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The scoring units whose Jokers could go more than one way: fewer are placed than there
+    are columns to take them (rules D5). Each with those columns and the engine's placement,
+    the one that scores most. A team's Jokers are pooled (D8) and stated under its first seat."""
+    choices = []
+    for unit in unit_names(result):
+        breakdown = unit.get("breakdown") or {}
+        guilds = breakdown.get("guilds") or {}
+        jokers = breakdown.get("jokers") or {}
+        placed = list(jokers.get("placed") or [])
+        # A Joker joins a column with a real symbol (``symbols`` leaves the Joker out).
+        open_columns = [g for g in GUILDS if g in guilds and guilds[g]["symbols"] > 0]
+        if 0 < len(placed) < len(open_columns):
+            choices.append(
+                {
+                    "seat": unit["seats"][0],
+                    "name": unit["name"],
+                    "seats": unit["seats"],
+                    "held": jokers["held"],
+                    "placed": placed,
+                    "columns": [(g, GUILD_LABELS[g]) for g in open_columns],
+                }
+            )
+    return choices
+
+
 def joker_words(jokers: dict[str, Any]) -> str:
     held = jokers.get("held", 0)
     if not held:

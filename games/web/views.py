@@ -27,6 +27,7 @@ from games.web import charts, present
 from games.web.forms import (
     MAX_SEATS,
     DeckForm,
+    JokersForm,
     NewGameForm,
     RescoreForm,
     RoundForm,
@@ -180,7 +181,12 @@ def _round_context(
 
 
 def _render_game(
-    request: HttpRequest, game: Game, *, form: RoundForm | None = None, status: int = 200
+    request: HttpRequest,
+    game: Game,
+    *,
+    form: RoundForm | None = None,
+    jokers_form: JokersForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     result = game.result or {}
     seats = list(game.seats.all())
@@ -210,6 +216,10 @@ def _render_game(
         context["state"] = state
         current = state.order[0] if state.order else None
         context["tableau"] = present.tableau_table(result, current=current)
+        if can_write and state.over:
+            context["jokers_form"] = jokers_form or JokersForm(
+                choices=present.joker_choices(result)
+            )
         if can_write and not state.over:
             if form is None:
                 form = RoundForm(initial={"number": state.number}, order=state.order, names=names)
@@ -300,7 +310,24 @@ def round_undo(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
-    return _game_action(request, pk, services.game_finish, "Game finished.")
+    """Finish the game, with the Jokers where the form put them (the engine's best placement
+    unless someone moved them)."""
+    game = _writable(request, pk)
+    form = JokersForm(request.POST, choices=present.joker_choices(game.result or {}))
+    if form.is_valid():
+        try:
+            services.game_finish(game=game, jokers=form.placement())
+        except LogError as exc:
+            if not form.engine_error(exc):
+                messages.error(request, exc.message)
+                return redirect("web:game", pk=pk)
+        except RecordError as exc:
+            messages.error(request, exc.message)
+            return redirect("web:game", pk=pk)
+        else:
+            messages.success(request, "Game finished.")
+            return redirect("web:game", pk=pk)
+    return _render_game(request, _game(pk), jokers_form=form, status=400)
 
 
 @login_required

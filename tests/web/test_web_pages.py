@@ -377,6 +377,90 @@ def test_a_whole_game_through_the_pages_scores_like_the_engine(
     assert game.status == Game.Status.IN_PROGRESS and game.rounds.count() == len(log["rounds"])
 
 
+def _played_out(owner: Any, log: dict[str, Any]) -> Game:
+    """A game with every round of the log appended, not finished yet."""
+    game = make_game(
+        owner, tuple(log["players"]), first_player=log["first_player"], teams=log["teams"]
+    )
+    for number, log_round in enumerate(log["rounds"], start=1):
+        services.round_append(game=game, round_data=log_round, number=number)
+    game.refresh_from_db()
+    return game
+
+
+def _checked(html: str, field: str) -> list[str]:
+    return re.findall(rf'<input type="checkbox" name="{field}" value="(\w+)"[^>]*checked', html)
+
+
+def test_the_jokers_are_placed_where_the_finish_form_says(
+    web: Client, user: Any, standard_deck: Deck
+) -> None:
+    """Rules D5: the engine's placement (the one that scores most) is offered; moved by hand,
+    the game is scored with the Joker where it went at the table.
+
+    3 players, seed 0, worked by hand with the printed table: Ada ends with one Joker and real
+    symbols in four columns (nobles 1, workmen 1, knights 3, assassins 4). On nobles it makes
+    2 symbols: 1 -> 3 points (+2), the best gain. Moved to knights, nobles falls back to 1 point
+    (-2) and knights goes from 3 symbols (6) to 4 (-1): 9 points fewer."""
+    log = simulate(3, seed=0, record_deal=False)
+    game = _played_out(user, log)
+    page = web.get(reverse("web:game", args=[game.pk])).content.decode()
+    assert '<fieldset class="jokers" id="jokers_0">' in page
+    assert _checked(page, "jokers_0") == ["nobles"]
+    assert re.findall(r'name="jokers_0" value="(\w+)"', page) == [
+        "nobles",
+        "workmen",
+        "knights",
+        "assassins",
+    ]
+    best = get_engine("pot-de-vin").replay(log)["players"][0]["score"]
+    assert game.result is not None and game.result["players"][0]["score"] == best
+
+    # Two boxes for one Joker: refused, nothing stored.
+    too_many = web.post(
+        reverse("web:game-finish", args=[game.pk]), {"jokers_0": ["knights", "workmen"]}
+    )
+    assert too_many.status_code == 400
+    assert "Place exactly 1 Joker." in too_many.content.decode()
+    game.refresh_from_db()
+    assert (game.status, game.jokers) == (Game.Status.IN_PROGRESS, None)
+
+    # The others keep the engine's choice: only what moved is stated.
+    keep = {"jokers_1": ["traders"], "jokers_2": ["nobles", "traders"]}
+    response = web.post(
+        reverse("web:game-finish", args=[game.pk]), {"jokers_0": ["knights"], **keep}
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (game.status, game.jokers) == (Game.Status.FINISHED, {"0": ["knights"]})
+    assert game.result["players"][0]["score"] == best - 9
+    assert game.result["players"][0]["breakdown"]["jokers"]["placed"] == ["knights"]
+    # The same as the engine given the placement in the log.
+    assert game.result == get_engine("pot-de-vin").replay({**log, "jokers": {"0": ["knights"]}})
+
+
+def test_a_team_states_its_pooled_jokers_under_its_first_seat(
+    web: Client, user: Any, standard_deck: Deck
+) -> None:
+    """Rules D5 and D8: 4 players in teams, seed 0. Ada & Cy hold one Joker; their counted
+    columns are nobles 3, artists 1, traders 1, workmen 2, knights 2, assassins 5. On workmen
+    (2 -> 3 symbols: 3 -> 6 points, +3) it gains most; on artists (1 -> 2: 1 -> 3, +2) one
+    point less."""
+    log = simulate(4, seed=0, teams=True, record_deal=False)
+    game = _played_out(user, log)
+    best = get_engine("pot-de-vin").replay(log)["teams"][0]["score"]
+    page = web.get(reverse("web:game", args=[game.pk])).content.decode()
+    assert "Jokers of Ada &amp; Cy" in page
+    assert _checked(page, "jokers_0") == ["workmen"]
+
+    form = {"jokers_0": ["artists"], "jokers_1": ["artists", "workmen", "knights"]}
+    assert web.post(reverse("web:game-finish", args=[game.pk]), form).status_code == 302
+    game.refresh_from_db()
+    assert game.jokers == {"0": ["artists"]}
+    assert game.result["teams"][0]["score"] == best - 1
+    assert game.result == get_engine("pot-de-vin").replay({**log, "jokers": {"0": ["artists"]}})
+
+
 # --- Scorepad mode ------------------------------------------------------------------------
 
 
