@@ -215,7 +215,7 @@ class JokersForm(forms.Form):
         self.choices = choices
         for choice in choices:
             count = len(choice["placed"])
-            self.fields[f"jokers_{choice['seat']}"] = forms.MultipleChoiceField(
+            self.fields[self.field_name(choice)] = forms.MultipleChoiceField(
                 label=choice["name"],
                 choices=choice["columns"],
                 initial=choice["placed"],
@@ -224,10 +224,14 @@ class JokersForm(forms.Form):
                 help_text=f"{choice['held']} held, {count} to place, one per column",
             )
 
+    @staticmethod
+    def field_name(choice: dict[str, Any]) -> str:
+        return f"jokers_{choice['seat']}"
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         for choice in self.choices:
-            name = f"jokers_{choice['seat']}"
+            name = self.field_name(choice)
             count = len(choice["placed"])
             if data.get(name) and len(data[name]) != count:
                 self.add_error(name, f"Place exactly {count} Joker{'s' if count > 1 else ''}.")
@@ -238,7 +242,7 @@ class JokersForm(forms.Form):
         none moved, so the finished game records the engine's own choice)."""
         stated = {}
         for choice in self.choices:
-            picked = self.cleaned_data.get(f"jokers_{choice['seat']}")
+            picked = self.cleaned_data.get(self.field_name(choice))
             if picked and set(picked) != set(choice["placed"]):
                 stated[str(choice["seat"])] = picked
         return stated or None
@@ -247,7 +251,7 @@ class JokersForm(forms.Form):
         """Show the engine's refusal next to the unit it names; False if it names none."""
         for choice in self.choices:
             if exc.seat in choice["seats"]:
-                self.add_error(f"jokers_{choice['seat']}", exc.message)
+                self.add_error(self.field_name(choice), exc.message)
                 return True
         return False
 

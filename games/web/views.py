@@ -317,13 +317,11 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.game_finish(game=game, jokers=form.placement())
-        except LogError as exc:
-            if not form.engine_error(exc):
+        except (LogError, RecordError) as exc:
+            # A refusal that names a player's Jokers stays on the form; any other is a message.
+            if not (isinstance(exc, LogError) and form.engine_error(exc)):
                 messages.error(request, exc.message)
                 return redirect("web:game", pk=pk)
-        except RecordError as exc:
-            messages.error(request, exc.message)
-            return redirect("web:game", pk=pk)
         else:
             messages.success(request, "Game finished.")
             return redirect("web:game", pk=pk)
