@@ -23,7 +23,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 # The engine's hot modules compiled with mypyc, beside their sources. An accelerator only: where
 # no C compiler is found the same sources run as plain Python, and every test passes either way.
-ENGINE_SOURCES := $(wildcard scoring/engine/*.py scoring/engine/potdevin/*.py)
+ENGINE_SOURCES := $(wildcard scoring/engine/*.py scoring/engine/*/*.py)
+ENGINE_BUILT = scoring/engine/*.so scoring/engine/*/*.so
 ENGINE_STAMP := var/build/engine.stamp
 
 $(ENGINE_STAMP): $(STAMP) $(ENGINE_SOURCES)
@@ -32,7 +33,7 @@ $(ENGINE_STAMP): $(STAMP) $(ENGINE_SOURCES)
 		echo "engine compiled with mypyc"; \
 	else \
 		echo "engine not compiled (see var/build/engine.log): it runs as plain Python"; \
-		rm -f scoring/engine/*.so scoring/engine/potdevin/*.so; \
+		rm -f $(ENGINE_BUILT); \
 	fi
 	@touch $@
 
@@ -85,4 +86,4 @@ bench: venv ## Run the benchmarks (python -m bench)
 clean: ## Remove caches and build files (keeps .venv and var/)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis artifacts build dist *.egg-info var/build
-	rm -f scoring/engine/*.so scoring/engine/potdevin/*.so
+	rm -f $(ENGINE_BUILT)

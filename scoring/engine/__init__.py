@@ -30,11 +30,16 @@ class _PlainSources(importlib.abc.MetaPathFinder):
 if os.environ.get("POTDEVIN_PURE_ENGINE") == "1":
     sys.meta_path.insert(0, _PlainSources())
 
-from scoring.engine.base import GameEngine  # noqa: E402 (after the switch above)
+from scoring.engine.base import GameEngine, GameInfo, StatDef  # noqa: E402 (after the switch)
+from scoring.engine.complots import ENGINE as COMPLOTS_ENGINE  # noqa: E402
 from scoring.engine.errors import LogError  # noqa: E402
 from scoring.engine.potdevin import ENGINE as POTDEVIN_ENGINE  # noqa: E402
 
-ENGINES: dict[str, GameEngine] = {POTDEVIN_ENGINE.game_id: POTDEVIN_ENGINE}
+# The registry: every game the service records, by game id. Adding a game is one engine
+# package here and one record-side plugin (``games/plugins/``).
+ENGINES: dict[str, GameEngine] = {
+    engine.game_id: engine for engine in (POTDEVIN_ENGINE, COMPLOTS_ENGINE)
+}
 
 
 def engine_for_log(log: object) -> GameEngine:
@@ -60,4 +65,12 @@ def get_engine(game_id: str) -> GameEngine:
         raise KeyError(f"no engine for game {game_id!r}; known: {sorted(ENGINES)}") from None
 
 
-__all__ = ["ENGINES", "GameEngine", "LogError", "engine_for_log", "get_engine"]
+__all__ = [
+    "ENGINES",
+    "GameEngine",
+    "GameInfo",
+    "LogError",
+    "StatDef",
+    "engine_for_log",
+    "get_engine",
+]

@@ -1,9 +1,70 @@
-"""The shape every game engine has, so records and services treat games alike."""
+"""The shape every game engine has, so records and services treat games alike.
+
+A game is a value handed to the framework (``GameEngine``), found in the registry by its id;
+generic code never imports a game's package by name.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class StatDef:
+    """A per-player statistic a game contributes: a number read from each seat's entry in the
+    engine's result at ``path`` (keys from the seat's entry), summed over a player's finished
+    games. ``per`` names another stat (or ``"games"``) to show it as a rate of."""
+
+    name: str
+    label: str
+    path: tuple[str, ...]
+    per: str = "games"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the record layer needs to know of a game, besides replaying it.
+
+    ``setup_keys`` are the log header keys the engine checks at start besides the common
+    ``players``, ``teams``, ``first_player``, ``variant`` (when ``variants``) and the edition
+    (``edition_log_key``, when ``has_editions``): Pot de Vin's deal; a record stores them as the
+    game's setup, and the others in columns of their own. ``finish_keys`` are end-of-game choices kept in
+    the log (Pot de Vin: the Jokers). ``entries_key`` is the log's list of entries (``rounds``,
+    ``turns``) and ``entry_name`` what one is called (``round``, ``turn``).
+    """
+
+    game_id: str
+    label: str
+    log_format: str
+    entries_key: str
+    entry_name: str
+    player_counts: tuple[int, ...]
+    team_counts: Mapping[int, int] = field(default_factory=dict)  # players -> teams allowed
+    variants: tuple[str, ...] = ()
+    default_variant: str | None = None
+    setup_keys: tuple[str, ...] = ()
+    finish_keys: tuple[str, ...] = ()
+    has_editions: bool = False
+    default_edition: str | None = None
+    # Editions (printed data that can be wrong, versioned): the ones the engine ships, key ->
+    # {"description", "data"}, and how to turn stored data into what ``edition=`` takes.
+    builtin_editions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    edition_from_data: Callable[[str, Mapping[str, Any]], Any] | None = None
+    edition_log_key: str = "edition"  # the header key naming the edition in a log
+    # Scorepad mode: a finished game known by its final sheet only (``score_sheet``), which the
+    # sheet document holds under ``sheet_key`` beside players, teams and the finish keys.
+    scorepad: bool = False
+    sheet_key: str = "sheet"
+    has_scores: bool = True
+    header_schema: Mapping[str, Any] = field(default_factory=dict)
+    entry_schema: Mapping[str, Any] = field(default_factory=dict)
+    finish_schema: Mapping[str, Any] | None = None
+    result_detail: str = ""  # what a seat's entry in the result holds, for people
+    stats: tuple[StatDef, ...] = ()
+    tiebreak_wording: Mapping[str, str] = field(default_factory=dict)  # tiebreak code -> words
+    simulate: Callable[..., dict[str, Any]] | None = None
 
 
 class GameEngine(Protocol):
@@ -12,25 +73,34 @@ class GameEngine(Protocol):
     game_id: str
     version: str
     log_format: str
+    info: GameInfo
 
-    def start(self, log: Mapping[str, Any], *, deck: Any = None) -> Any:
-        """Check the log header and return the state before the first round.
+    def start(self, log: Mapping[str, Any], *, edition: Any = None) -> Any:
+        """Check the log header and return the state before the first entry.
 
         Raises ``LogError`` for an impossible header.
         """
         ...
 
-    def apply_round(self, state: Any, round_: Any) -> Any:
-        """Check one round against ``state`` and return the new state (``state`` is unchanged).
-
-        Raises ``LogError`` for an impossible round.
+    def apply_entry(self, state: Any, entry: Any) -> Any:
+        """Check one entry (a round, a turn) against ``state`` and return the new state
+        (``state`` is unchanged). Raises ``LogError`` for an impossible entry.
         """
         ...
 
-    def result(self, state: Any, *, jokers: Any = None) -> dict[str, Any]:
-        """Score ``state`` as the game stands (complete or not)."""
+    def result(self, state: Any, *, finish: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The result as the game stands (complete or not). ``finish`` overrides the log's
+        end-of-game choices (``info.finish_keys``)."""
         ...
 
-    def replay(self, log: Mapping[str, Any], *, deck: Any = None) -> dict[str, Any]:
+    def replay(self, log: Mapping[str, Any], *, edition: Any = None) -> dict[str, Any]:
         """Replay a whole log into its result. Raises ``LogError`` for an impossible log."""
+        ...
+
+
+class SheetEngine(GameEngine, Protocol):
+    """An engine that also scores a game known only by its final sheet (``info.scorepad``)."""
+
+    def score_sheet(self, sheet: Mapping[str, Any], *, edition: Any = None) -> dict[str, Any]:
+        """Score a final sheet like a replayed game. Raises ``LogError``."""
         ...

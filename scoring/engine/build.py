@@ -20,6 +20,9 @@ MODULES = [
     "scoring/engine/potdevin/score.py",
     "scoring/engine/potdevin/sheet.py",
     "scoring/engine/potdevin/engine.py",
+    "scoring/engine/complots/rules.py",
+    "scoring/engine/complots/play.py",
+    "scoring/engine/complots/engine.py",
 ]
 
 

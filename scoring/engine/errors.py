@@ -8,21 +8,39 @@ from typing import Any
 class LogError(ValueError):
     """An impossible game log: it cannot have happened at a real table.
 
-    ``code`` is stable (clients and tests match on it), ``round`` is 1-based and ``None`` for the
-    log header, ``seat`` is the seat whose action is impossible, when there is one.
+    ``code`` is stable (clients and tests match on it), ``round`` is the 1-based number of the
+    log entry (a round; in a game logged turn by turn, the turn) and ``None`` for the log
+    header, ``seat`` is the seat whose action is impossible, when there is one. ``turn``, when
+    set, is the turn: in a turn-by-turn log the same number as ``round``, in a game whose rounds
+    hold turns (Bruges) the 1-based turn within the round.
     """
 
     def __init__(
-        self, code: str, message: str, *, round: int | None = None, seat: int | None = None
+        self,
+        code: str,
+        message: str,
+        *,
+        round: int | None = None,
+        seat: int | None = None,
+        turn: int | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.round = round
         self.seat = seat
+        self.turn = turn
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "round": self.round, "seat": self.seat}
+        out: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "round": self.round,
+            "seat": self.seat,
+        }
+        if self.turn is not None:
+            out["turn"] = self.turn
+        return out
 
     def __repr__(self) -> str:
         return f"LogError({self.code!r}, {self.message!r}, round={self.round}, seat={self.seat})"

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from scoring.engine.base import GameInfo
 from scoring.engine.errors import LogError
 from scoring.engine.potdevin.decks import STANDARD_DECK, Deck
+from scoring.engine.potdevin.info import INFO
 from scoring.engine.potdevin.play import State, check_jokers, play_round, start_state
 from scoring.engine.potdevin.rules import ENGINE_VERSION, GAME_ID, LOG_FORMAT
 from scoring.engine.potdevin.score import result_document, tableau_of
@@ -14,13 +16,25 @@ from scoring.engine.potdevin.sheet import score_sheet
 
 
 class PotDeVinEngine:
+    """The ``GameEngine`` of Pot de Vin. An edition is a deck version (rules D1): ``edition=``
+    and ``deck=`` are the same argument under its generic and its own name."""
+
     game_id = GAME_ID
     version = ENGINE_VERSION
     log_format = LOG_FORMAT
 
-    def start(self, log: Mapping[str, Any], *, deck: Deck | None = None) -> State:
+    def __init__(self) -> None:
+        self.info: GameInfo = INFO
+
+    def start(
+        self, log: Mapping[str, Any], *, edition: Deck | None = None, deck: Deck | None = None
+    ) -> State:
         """The state before round 1. Raises ``LogError`` for an impossible header."""
-        return start_state(log, deck)
+        return start_state(log, deck or edition)
+
+    def apply_entry(self, state: State, entry: Any) -> State:
+        """``apply_round`` under the generic name."""
+        return self.apply_round(state, entry)
 
     def apply_round(self, state: State, round_: Any) -> State:
         """The state after one more round; ``state`` itself is left as it was.
@@ -31,13 +45,24 @@ class PotDeVinEngine:
         play_round(new, round_)
         return new
 
-    def result(self, state: State, *, jokers: Any = None) -> dict[str, Any]:
-        """Score the game as it stands. ``jokers`` overrides the log's stated placement.
+    def result(
+        self, state: State, *, finish: Mapping[str, Any] | None = None, jokers: Any = None
+    ) -> dict[str, Any]:
+        """Score the game as it stands. ``jokers`` (or ``finish["jokers"]``) overrides the
+        log's stated placement.
 
         Raises ``LogError`` (bad_joker_placement) for a placement the rules forbid.
         """
+        if jokers is None and finish is not None:
+            jokers = finish.get("jokers")
         placement = state.jokers if jokers is None else check_jokers(jokers, state)
         return build_result(state, placement)
+
+    def score_sheet(
+        self, sheet: Mapping[str, Any], *, edition: Deck | None = None
+    ) -> dict[str, Any]:
+        """``score_tableaux`` under the generic name."""
+        return self.score_tableaux(sheet, deck=edition)
 
     def score_tableaux(
         self, sheet: Mapping[str, Any], *, deck: Deck | None = None
@@ -47,9 +72,11 @@ class PotDeVinEngine:
         bad_teams, bad_tableau, bad_joker_placement)."""
         return score_sheet(sheet, deck or STANDARD_DECK)
 
-    def replay(self, log: Mapping[str, Any], *, deck: Deck | None = None) -> dict[str, Any]:
+    def replay(
+        self, log: Mapping[str, Any], *, edition: Deck | None = None, deck: Deck | None = None
+    ) -> dict[str, Any]:
         """Replay a whole log. Raises ``LogError`` for an impossible log."""
-        state = start_state(log, deck)
+        state = start_state(log, deck or edition)
         rounds = log.get("rounds", [])
         if not isinstance(rounds, list):
             raise LogError("malformed", "'rounds' is a list of rounds")

@@ -23,7 +23,6 @@ Log = dict[str, Any]
 Round = dict[str, Any]
 
 FORMAT = "potdevin-log/1"
-GUILDS = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
 
 
 def plays(spec: str) -> list[dict[str, Any]]:

@@ -5,20 +5,13 @@ Each test checks the exact `.code`, `.round` (1-based, None for the header) and 
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin import STANDARD_DECK, deck_from_dict
-
-_LOGS = Path(__file__).with_name("logs.py")  # helper module, loaded by path (no packages)
-_spec = importlib.util.spec_from_file_location("potdevin_test_logs", _LOGS)
-assert _spec is not None and _spec.loader is not None
-L = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(L)
+from tests.scoring.engine.potdevin import logs as L
 
 ENGINE = get_engine("pot-de-vin")
 make_log, rnd = L.make_log, L.rnd

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import reference
 from django.core.management import call_command
 
 from scoring.engine import get_engine
+from tests.scoring.engine.potdevin import reference
 
 ENGINE = get_engine("pot-de-vin")
 GOLDEN_DIR = Path(__file__).resolve().parents[3] / "golden" / "potdevin"

@@ -12,12 +12,12 @@ import copy
 from typing import Any
 
 import pytest
-import reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin.simulate import simulate
+from tests.scoring.engine.potdevin import reference
 
 ENGINE = get_engine("pot-de-vin")
 SETUP = reference.SETUP  # players -> (trump pile, hand, gems each, rounds)

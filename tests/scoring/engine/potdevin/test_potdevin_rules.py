@@ -6,20 +6,14 @@ next to it shows the arithmetic. The standard deck (D1) is tabulated in `logs.py
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin import BUILTIN_DECKS, STANDARD_DECK, Deck, deck_from_dict
-
-_LOGS = Path(__file__).with_name("logs.py")  # helper module, loaded by path (no packages)
-_spec = importlib.util.spec_from_file_location("potdevin_test_logs", _LOGS)
-assert _spec is not None and _spec.loader is not None
-L = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(L)
+from scoring.engine.potdevin.cards import GUILDS
+from tests.scoring.engine.potdevin import logs as L
 
 ENGINE = get_engine("pot-de-vin")
 make_log, rnd, seat = L.make_log, L.rnd, L.seat
@@ -360,8 +354,8 @@ def test_standard_deck_symbols(card: str) -> None:
     lead = "E2" if card.startswith("A") else "A2"
     result = replay(make_log(3, [rnd(card, f"0:{lead} 1:- 2:-")]))
     tableau = seat(result, 0)["tableau"]
-    expected = {g: STANDARD_SYMBOLS[card].get(g, 0) for g in L.GUILDS}
-    assert {g: tableau[g] for g in L.GUILDS} == expected
+    expected = {g: STANDARD_SYMBOLS[card].get(g, 0) for g in GUILDS}
+    assert {g: tableau[g] for g in GUILDS} == expected
     assert tableau["bonus"] == 1
 
 
@@ -377,11 +371,11 @@ def hand_deck(deck_id: str, **changes: list[str]) -> Deck:
 
 def test_standard_deck_has_eight_symbols_per_guild() -> None:
     """rules D1: the standard layout gives every guild exactly 8 symbols (hand table)."""
-    totals = dict.fromkeys(L.GUILDS, 0)
+    totals = dict.fromkeys(GUILDS, 0)
     for symbols in STANDARD_SYMBOLS.values():
         for guild, count in symbols.items():
             totals[guild] += count
-    assert totals == dict.fromkeys(L.GUILDS, 8)
+    assert totals == dict.fromkeys(GUILDS, 8)
     assert STANDARD_DECK.guild_totals == (8, 8, 8, 8, 8, 8)
     # the engine's standard deck is exactly the hand table
     assert STANDARD_DECK.symbols == hand_deck("hand").symbols

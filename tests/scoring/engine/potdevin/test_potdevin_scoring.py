@@ -6,19 +6,12 @@ to it shows the arithmetic. The standard deck (D1) is tabulated in `logs.py`.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from scoring.engine import LogError, get_engine
-
-_LOGS = Path(__file__).with_name("logs.py")  # helper module, loaded by path (no packages)
-_spec = importlib.util.spec_from_file_location("potdevin_test_logs", _LOGS)
-assert _spec is not None and _spec.loader is not None
-L = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(L)
+from tests.scoring.engine.potdevin import logs as L
 
 ENGINE = get_engine("pot-de-vin")
 make_log, rnd, seat = L.make_log, L.rnd, L.seat
