@@ -48,18 +48,18 @@ def setup_django(database_url: str, **env: str) -> None:
 
 
 def store_games(owner: Any, count: int, *, first_seed: int = 0) -> None:
-    """``count`` simulated games of every player count, stored as an import stores them (the
-    statistics follow each chunk), in chunks of 1,000."""
+    """``count`` simulated Pot de Vin games of every player count, stored as an import stores
+    them (the statistics follow each chunk), in chunks of 1,000."""
     from django.db import transaction
 
     from games import services
     from scoring.engine.potdevin.simulate import simulate
 
-    decks = services.decks_by_key()
+    editions = services.EditionCache()
     for at in range(first_seed, first_seed + count, 1000):
         seeds = range(at, min(first_seed + count, at + 1000))
         logs = [simulate(3 + k % 4, seed=k, teams=k % 8 == 1, names=_names(k)) for k in seeds]
-        planned = [services.import_plan(owner=owner, document=d, decks=decks) for d in logs]
+        planned = [services.import_plan(owner=owner, document=d, editions=editions) for d in logs]
         with transaction.atomic():
             services.import_store(owner=owner, planned=planned)
     settle()

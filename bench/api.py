@@ -1,6 +1,7 @@
 """API latency and import throughput, on a fresh SQLite database of its own.
 
-p50 latency of appending a round and of reading a game, each as a ratio to a trivial DRF
+p50 latency of appending a Pot de Vin round, of appending a Complots turn and of reading a
+game, each as a ratio to a trivial DRF
 endpoint measured in the same run: GET /api/me/, which passes the same authentication,
 permission and throttle classes as every API call and then does nothing (GET /api/health/,
 which skips authentication, is shown for reference). Also games imported per second for 1,000
@@ -24,6 +25,7 @@ IMPORT_TARGET = 500.0
 
 def main() -> int:
     setup_django(fresh_sqlite("bench-api"), POTDEVIN_THROTTLE_WRITES="1000000/min")
+    from scoring.engine.complots.simulate import simulate as simulate_complots
     from scoring.engine.potdevin.simulate import simulate
 
     _, client = token_client("bench")
@@ -67,6 +69,25 @@ def main() -> int:
             path = f"/api/games/{game['id']}/rounds/"
             appends.append(with_baselines(lambda p=path, b=body: post(p, b), 201))
 
+    turns: list[float] = []
+    seed = 0
+    while len(turns) < REQUESTS:
+        log = simulate_complots(4, seed=seed, variant=("ambassador", "inquisitor")[seed % 2])
+        seed += 1
+        game = post(
+            "/api/games/",
+            {
+                "game_type": "complots",
+                "players": log["players"],
+                "first_player": log["first_player"],
+                "variant": log["variant"],
+            },
+        ).json()
+        for number, turn in enumerate(log["turns"], start=1):
+            body = {"number": number, **turn}
+            path = f"/api/games/{game['id']}/turns/"
+            turns.append(with_baselines(lambda p=path, b=body: post(p, b), 201))
+
     read_paths = [f"/api/games/{game_ids[k % len(game_ids)]}/" for k in range(REQUESTS)]
     reads = [with_baselines(lambda p=path: client.get(p), 200) for path in read_paths]
 
@@ -88,6 +109,7 @@ def main() -> int:
     worst = 0.0
     for name, timings in (
         ("POST /api/games/{id}/rounds/", appends),
+        ("POST /api/games/{id}/turns/", turns),
         ("GET /api/games/{id}/", reads),
     ):
         ratio = p50_ms(timings) / base

@@ -4,8 +4,8 @@ On a PostgreSQL database of its own (``potdevin_bench``) and the local Redis: GA
 games are stored, then
 - the in-process replay loop: one process loads every game's log from the database, batch by
   batch as the job does, and replays it with the engine (no writes);
-- end to end: a re-score job with a corrected deck is started and timed until its last batch
-  is stored, with two worker processes (one per core) doing the batches.
+- end to end: a re-score job with a corrected deck (an edition) is started and timed until its
+  last batch is stored, with two worker processes (one per core) doing the batches.
 Target: end to end at least 50% of the in-process loop's games per second.
 """
 
@@ -54,8 +54,9 @@ def main() -> int:
     setup_django(database_url, CELERY_BROKER_URL=REDIS_URL)
     from django.contrib.auth import get_user_model
 
-    from games.models import Deck, Game
-    from scoring import adapters, jobs, stats
+    from games import adapters
+    from games.models import Edition, Game
+    from scoring import jobs, stats
     from scoring.engine.potdevin.decks import standard_layout
     from scoring.models import Job
 
@@ -71,9 +72,11 @@ def main() -> int:
 
     # In-process replay loop: the job's reads and replays, batch by batch, without writes.
     start = time.perf_counter()
-    for batch in jobs._chunks(ids, jobs.batch_size()):
+    for batch in jobs.chunks(ids, jobs.batch_size()):
         games = (
-            Game.objects.filter(pk__in=batch).select_related("deck").defer("result", "deck__cards")
+            Game.objects.filter(pk__in=batch)
+            .select_related("edition")
+            .defer("result", "edition__data")
         )
         stored = adapters.stored_games(batch)
         for game in games:
@@ -83,12 +86,12 @@ def main() -> int:
 
     layout = standard_layout()
     layout["A10"], layout["P10"] = layout["P10"], layout["A10"]
-    corrected = Deck.objects.create(key="corrected", cards=layout)
+    corrected = Edition.objects.create(game_type="pot-de-vin", key="corrected", data=layout)
     workers = _workers(database_url, 2)
     try:
         time.sleep(3)  # let the workers connect
         start = time.perf_counter()
-        job = jobs.rescore_start(created_by=owner, new_deck=corrected)
+        job = jobs.rescore_start(created_by=owner, new_edition=corrected)
         while Job.objects.get(pk=job.pk).status == Job.Status.RUNNING:
             time.sleep(0.05)
         job_seconds = time.perf_counter() - start

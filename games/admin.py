@@ -3,7 +3,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Deck, Game, Player, Round, Seat
+from games.models import Edition, Game, Player, Round, Seat
 
 
 @admin.register(Player)
@@ -12,14 +12,15 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name"]
 
 
-@admin.register(Deck)
-class DeckAdmin(admin.ModelAdmin):
+@admin.register(Edition)
+class EditionAdmin(admin.ModelAdmin):
     list_display = ["key", "game_type", "verified", "created_at"]
+    list_filter = ["game_type"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        # A version's cards never change (stored games were scored with them): correct a
-        # deck by creating a new version.
-        return ["key", "cards", "created_by"] if obj is not None else []
+        # A version's data never changes (stored games were scored with it): correct an
+        # edition by creating a new version.
+        return ["game_type", "key", "data", "created_by"] if obj is not None else []
 
 
 class SeatInline(admin.TabularInline):
@@ -32,7 +33,7 @@ class SeatInline(admin.TabularInline):
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    readonly_fields = ["number", "trump", "plays"]
+    readonly_fields = ["number", "data"]
     can_delete = False
 
 
@@ -45,6 +46,7 @@ class GameAdmin(admin.ModelAdmin):
     date_hierarchy = "played_on"
     inlines = [SeatInline, RoundInline]
     readonly_fields = [
-        "game_type", "deck", "owner", "mode", "status", "player_count", "first_player", "teams",
-        "hands", "trump_pile", "jokers", "tableaux", "result", "engine_version", "finished_at",
+        "game_type", "edition", "variant", "owner", "mode", "status", "player_count",
+        "first_player", "teams", "setup", "finish", "sheet", "result", "engine_version",
+        "finished_at",
     ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""Game records: people, deck versions, games with their seats and rounds.
+"""Game records of any game: people, editions, games with their seats and entries.
 
 Only services (games/services.py) write these; the stored result is what the engine computed
 from the rounds, never typed by a client.
@@ -12,8 +12,6 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-
-GAME_TYPES = [("pot-de-vin", "Pot de Vin")]
 
 
 def name_key(name: str) -> str:
@@ -59,17 +57,19 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
-class Deck(models.Model):
-    """A deck version: which guild symbols each guild card carries (rules D1). Its cards never
-    change once created: a correction is a new version, and games can be re-scored with it."""
+class Edition(models.Model):
+    """A version of a game's printed data that can be wrong (Pot de Vin: which guild symbols
+    each card carries, rules D1). Its data never changes once created: a correction is a new
+    version, and stored games can be re-scored with it. What ``data`` holds is the game's
+    engine's to say (``GameInfo.edition_from_data``)."""
 
-    key = models.SlugField(max_length=64, unique=True)
-    game_type = models.CharField(max_length=32, choices=GAME_TYPES, default="pot-de-vin")
+    game_type = models.CharField(max_length=32)
+    key = models.SlugField(max_length=64)
     description = models.TextField(blank=True)
     verified = models.BooleanField(
-        default=False, help_text="Checked against the printed cards by a person."
+        default=False, help_text="Checked against the printed material by a person."
     )
-    cards = models.JSONField(help_text='Card to guild symbols, e.g. {"A4": ["nobles"], ...}.')
+    data = models.JSONField(help_text='Pot de Vin: card to guild symbols, {"A4": ["nobles"]}.')
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -80,23 +80,34 @@ class Deck(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["key"]
+        ordering = ["game_type", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["game_type", "key"], name="edition_key_per_game"),
+        ]
 
     def __str__(self) -> str:
-        return self.key
+        return f"{self.game_type}/{self.key}"
 
 
 class Game(models.Model):
+    """One game of any type. ``setup`` is the log header its engine checks at start besides
+    players, teams and first player (Pot de Vin: the deal), ``finish`` the end-of-game choices
+    (Pot de Vin: the Jokers), ``sheet`` a scorepad-mode game's final sheet; ``result`` is what
+    the engine computed, never typed by a client."""
+
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
         FINISHED = "finished", "Finished"
 
     class Mode(models.TextChoices):
-        ROUNDS = "rounds", "Round by round"
-        SCOREPAD = "scorepad", "Final tableaux only"
+        ROUNDS = "rounds", "Entry by entry"
+        SCOREPAD = "scorepad", "Final sheet only"
 
-    game_type = models.CharField(max_length=32, choices=GAME_TYPES, default="pot-de-vin")
-    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="games")
+    game_type = models.CharField(max_length=32)
+    edition = models.ForeignKey(
+        Edition, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    variant = models.CharField(max_length=32, blank=True)
     played_on = models.DateField(default=timezone.localdate)
     location = models.CharField(max_length=120, blank=True)
     notes = models.TextField(blank=True)
@@ -108,11 +119,9 @@ class Game(models.Model):
     player_count = models.PositiveSmallIntegerField()
     first_player = models.PositiveSmallIntegerField(null=True, blank=True)
     teams = models.JSONField(null=True, blank=True)
-    # The deal and the trump pile, when the table recorded them (rules D4).
-    hands = models.JSONField(null=True, blank=True)
-    trump_pile = models.JSONField(null=True, blank=True)
-    jokers = models.JSONField(null=True, blank=True, help_text="Explicit Joker placement (D5).")
-    tableaux = models.JSONField(null=True, blank=True, help_text="Scorepad mode only.")
+    setup = models.JSONField(default=dict, blank=True)
+    finish = models.JSONField(null=True, blank=True)
+    sheet = models.JSONField(null=True, blank=True, help_text="Scorepad mode only.")
     result = models.JSONField(null=True, blank=True)
     engine_version = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -128,7 +137,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_game_type_display()} #{self.pk} ({self.played_on})"
+        return f"{self.game_type} #{self.pk} ({self.played_on})"
 
 
 class Seat(models.Model):
@@ -153,23 +162,20 @@ class Seat(models.Model):
 
 
 class Round(models.Model):
-    """One round as logged: the revealed trump and the actions in turn order."""
+    """One entry of a game's log as logged: a Pot de Vin round, a Complots turn. ``data`` is the
+    entry exactly as its engine reads it (``GameInfo.entry_schema``)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    trump = models.CharField(max_length=3)
-    plays = models.JSONField()
+    data = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            # The last guard against two clients appending the same round at once.
+            # The last guard against two clients appending the same entry at once.
             models.UniqueConstraint(fields=["game", "number"], name="round_unique_per_game"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id} round {self.number}"
-
-    def as_log(self) -> dict[str, object]:
-        return {"trump": self.trump, "plays": self.plays}
+        return f"{self.game_id} entry {self.number}"

@@ -1,6 +1,7 @@
-"""Writes to game records. Every write that depends on the rounds runs the engine on the game
-as it would stand afterwards, inside one transaction with the game row locked, and stores
-nothing if the engine refuses it."""
+"""Writes to game records of any game. Every write that depends on the entries runs the game's
+engine on the game as it would stand afterwards, inside one transaction with the game row
+locked, and stores nothing if the engine refuses it. What is game-shaped comes from the
+engine's ``GameInfo``; nothing here names a game."""
 
 from __future__ import annotations
 
@@ -12,14 +13,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import adapters, events
 from games.errors import GameConflict, RecordError
-from games.models import Deck, Game, Player, Round, Seat, name_key
+from games.models import Edition, Game, Player, Round, Seat, name_key
 from potdevin_site.memory import collector_paused
-from scoring import adapters, stats
-from scoring.engine import LogError, engine_for_log
-from scoring.engine.potdevin import BUILTIN_DECKS, deck_from_dict
-
-DEFAULT_DECK_KEY = "standard"
+from scoring.engine import ENGINES, GameInfo, LogError, engine_for_log, get_engine
 
 
 def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any = None) -> Player:
@@ -33,47 +31,96 @@ def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any =
         raise GameConflict("player_exists", f"a player called {name!r} already exists") from exc
 
 
-def deck_create(
+def player_update(*, player: Player, name: str) -> Player:
+    """Rename a player. Raises ``GameConflict`` (player_exists) for a name another player has
+    (told apart by ``name_key``: case and Unicode forms folded)."""
+    name = name.strip()
+    if Player.objects.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
+        raise GameConflict("player_exists", f"a player called {name!r} already exists")
+    player.name = name
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["name"])
+    except IntegrityError as exc:  # a concurrent rename to the same name
+        raise GameConflict("player_exists", f"a player called {name!r} already exists") from exc
+    return player
+
+
+def _game_info(game_type: str) -> GameInfo:
+    try:
+        return get_engine(game_type).info
+    except KeyError:
+        known = ", ".join(ENGINES)
+        raise RecordError(
+            "unknown_game_type", f"no game {game_type!r} is recorded here; known: {known}"
+        ) from None
+
+
+def edition_create(
     *,
+    game_type: str,
     key: str,
-    cards: dict[str, list[str]],
+    data: Any,
     description: str = "",
     verified: bool = False,
     created_by: AbstractBaseUser | None,
-) -> Deck:
-    """A new deck version. Raises ``LogError`` (bad_deck) for a layout the engine refuses."""
-    deck_from_dict({"id": key, "cards": cards})
-    if Deck.objects.filter(key=key).exists():
-        raise GameConflict("deck_exists", f"deck {key!r} exists; a correction is a new version")
-    return Deck.objects.create(
-        key=key, cards=cards, description=description, verified=verified, created_by=created_by
+) -> Edition:
+    """A new edition (version of a game's printed data). Raises ``LogError`` for data the
+    engine refuses (Pot de Vin: bad_deck), ``GameConflict`` (edition_exists) for a taken key."""
+    info = _game_info(game_type)
+    if info.edition_from_data is None:
+        raise RecordError("no_editions", f"{info.label} has no editions")
+    info.edition_from_data(key, data)
+    if Edition.objects.filter(game_type=game_type, key=key).exists():
+        raise GameConflict(
+            f"{info.edition_log_key}_exists",
+            f"{info.label} edition {key!r} exists; a correction is a new version",
+        )
+    return Edition.objects.create(
+        game_type=game_type,
+        key=key,
+        data=data,
+        description=description,
+        verified=verified,
+        created_by=created_by,
     )
 
 
-def deck_mark_verified(*, deck: Deck, verified: bool = True) -> Deck:
-    """Mark a deck version checked (or not) against the printed cards. Staff only: the caller
-    checks who asks. The cards themselves never change (a correction is a new version)."""
-    deck.verified = verified
-    deck.save(update_fields=["verified"])
-    return deck
+def edition_mark_verified(*, edition: Edition, verified: bool = True) -> Edition:
+    """Mark an edition checked (or not) against the printed material. Staff only: the caller
+    checks who asks. The data itself never changes (a correction is a new version)."""
+    edition.verified = verified
+    edition.save(update_fields=["verified"])
+    return edition
 
 
-def decks_by_key() -> dict[str, Deck]:
-    """Every stored deck version by key, the engine's built-in ones (``standard``) stored on
-    first use if they are missing."""
-    decks = {d.key: d for d in Deck.objects.all()}
-    for key, builtin in BUILTIN_DECKS.items():
-        if key not in decks:
-            data = builtin.as_dict()
-            decks[key] = Deck.objects.get_or_create(
+def editions_ensure_builtin() -> None:
+    """Store the editions the engines ship (Pot de Vin's ``standard`` deck) that are missing.
+    Run after every ``migrate`` (``games.apps``), so that reads never write."""
+    for game_type, engine in ENGINES.items():
+        for key, builtin in engine.info.builtin_editions.items():
+            Edition.objects.get_or_create(
+                game_type=game_type,
                 key=key,
-                defaults={"cards": data["cards"], "description": data["description"]},
-            )[0]
-    return decks
+                defaults={"data": builtin["data"], "description": builtin["description"]},
+            )
 
 
-def deck_default() -> Deck:
-    return decks_by_key()[DEFAULT_DECK_KEY]
+def editions_by_key(game_type: str) -> dict[str, Edition]:
+    """Every stored edition of ``game_type`` by key."""
+    return {e.key: e for e in Edition.objects.filter(game_type=game_type)}
+
+
+def edition_default(game_type: str) -> Edition | None:
+    """The edition a new game of ``game_type`` uses unless told otherwise (``None`` for a game
+    without editions). Raises ``RecordError`` (unknown_edition) if it is not stored."""
+    key = _game_info(game_type).default_edition
+    if key is None:
+        return None
+    found = Edition.objects.filter(game_type=game_type, key=key).first()
+    if found is None:
+        raise RecordError("unknown_edition", f"no edition {key!r} is stored")
+    return found
 
 
 def _players_by_name(names: Sequence[str], created_by: AbstractBaseUser | None) -> list[Player]:
@@ -128,27 +175,29 @@ def game_create(
     *,
     owner: AbstractBaseUser,
     players: Sequence[Player],
-    deck: Deck,
     first_player: int,
+    game_type: str,
+    edition: Edition | None = None,
+    variant: str = "",
     teams: list[list[int]] | None = None,
-    hands: dict[str, list[str]] | None = None,
-    trump_pile: list[str] | None = None,
+    setup: dict[str, Any] | None = None,
     played_on: datetime.date | None = None,
     location: str = "",
     notes: str = "",
-    game_type: str = "pot-de-vin",
 ) -> Game:
-    """A game in progress with no round yet. Raises ``LogError`` for an impossible header."""
+    """A game in progress with no entry yet; ``edition`` defaults to the game's default one.
+    Raises ``LogError`` for an impossible header (the engine checks it)."""
+    info = _game_info(game_type)
     _check_distinct(players)
     game = Game(
         game_type=game_type,
-        deck=deck,
+        edition=_edition_for(info, edition),
+        variant=variant or (info.default_variant or ""),
         owner=owner,
         player_count=len(players),
         first_player=first_player,
         teams=teams,
-        hands=hands,
-        trump_pile=trump_pile,
+        setup={k: (setup or {}).get(k) for k in info.setup_keys},
         played_on=played_on or timezone.localdate(),
         location=location,
         notes=notes,
@@ -164,6 +213,18 @@ def game_create(
     return game
 
 
+def _edition_for(info: GameInfo, edition: Edition | None) -> Edition | None:
+    if not info.has_editions:
+        if edition is not None:
+            raise RecordError("no_editions", f"{info.label} has no editions")
+        return None
+    if edition is None:
+        return edition_default(info.game_id)
+    if edition.game_type != info.game_id:
+        raise RecordError("unknown_edition", f"{edition.key!r} is not a {info.label} edition")
+    return edition
+
+
 def _seats_for(game: Game, players: Sequence[Player]) -> list[Seat]:
     team_of = {s: i for i, t in enumerate(game.teams or ()) for s in t if isinstance(s, int)}
     return [Seat(game=game, seat=i, player=p, team=team_of.get(i)) for i, p in enumerate(players)]
@@ -173,41 +234,43 @@ def scorepad_game_create(
     *,
     owner: AbstractBaseUser,
     players: Sequence[Player],
-    deck: Deck,
-    tableaux: list[dict[str, Any]],
+    game_type: str,
+    sheet: Any,
+    edition: Edition | None = None,
     teams: list[list[int]] | None = None,
-    jokers: dict[str, list[str]] | None = None,
+    finish: dict[str, Any] | None = None,
     played_on: datetime.date | None = None,
     location: str = "",
     notes: str = "",
-    game_type: str = "pot-de-vin",
 ) -> Game:
-    """A finished game known by its final tableaux only, scored like a replayed one.
-
-    Raises ``LogError`` for tableaux a real game cannot leave."""
+    """A finished game known by its final sheet only (Pot de Vin: the tableaux), scored like a
+    replayed one. Raises ``LogError`` for a sheet a real game cannot leave."""
+    info = _game_info(game_type)
+    if not info.scorepad:
+        raise RecordError("no_scorepad", f"{info.label} games are recorded entry by entry")
     _check_distinct(players)
     game = Game(
         game_type=game_type,
-        deck=deck,
+        edition=_edition_for(info, edition),
         owner=owner,
         mode=Game.Mode.SCOREPAD,
         status=Game.Status.FINISHED,
         player_count=len(players),
         teams=teams,
-        tableaux=tableaux,
-        jokers=jokers,
+        sheet=sheet,
+        finish=finish,
         played_on=played_on or timezone.localdate(),
         location=location,
         notes=notes,
         finished_at=timezone.now(),
     )
     seats = _seats_for(game, players)
-    result = adapters.score_sheet(game, [p.name for p in players], tableaux, jokers)
+    result = adapters.score_sheet(game, [p.name for p in players], sheet, finish)
     with transaction.atomic():
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_create(seats)
-        stats.game_results_changed(game_ids=[game.pk])
+        events.results_changed(game_ids=[game.pk])
     return game
 
 
@@ -216,8 +279,8 @@ def _locked_game(game: Game) -> Game:
     of one game queue here, so each sees the rounds the last one stored."""
     return (
         Game.objects.select_for_update(of=("self",))  # not the deck row other games share
-        .select_related("deck")
-        .defer("result", "tableaux", "deck__cards")
+        .select_related("edition")
+        .defer("result", "sheet", "edition__data")
         .get(pk=game.pk)
     )
 
@@ -230,7 +293,7 @@ def _locked(game: Game) -> tuple[Game, list[Seat]]:
 
 def _require_rounds_mode(game: Game) -> None:
     if game.mode != Game.Mode.ROUNDS:
-        raise GameConflict("scorepad_game", "this game was entered by final tableaux, not rounds")
+        raise GameConflict("scorepad_game", "this game was entered by its final sheet only")
 
 
 def _require_open(game: Game) -> None:
@@ -264,9 +327,7 @@ def round_append(
                     round=number,
                 )
             result = adapters.replay(game, names, [*rounds, round_data])
-            stored = Round.objects.create(
-                game=game, number=expected, trump=round_data["trump"], plays=round_data["plays"]
-            )
+            stored = Round.objects.create(game=game, number=expected, data=round_data)
             adapters.store_result(game, [], result, final=False)  # seat scores stay unset
             game.save(update_fields=["result", "engine_version", "updated_at"])
     except IntegrityError as exc:  # the row lock makes this unreachable; the constraint is a guard
@@ -282,7 +343,7 @@ def round_undo(*, game: Game) -> Game:
         stored = list(Round.objects.filter(game=game).order_by("number"))
         if not stored:
             raise GameConflict("no_rounds", "the game has no round to undo")
-        result = adapters.replay(game, seats, [r.as_log() for r in stored[:-1]])
+        result = adapters.replay(game, seats, [r.data for r in stored[:-1]])
         stored[-1].delete()
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
@@ -301,42 +362,54 @@ def round_correct(*, game: Game, number: int, round_data: dict[str, Any]) -> Gam
         target = stored.get(number)
         if target is None:
             raise RecordError("no_such_round", f"the game has no round {number}", round=number)
-        rounds = [stored[k].as_log() for k in sorted(stored)]
-        rounds[number - 1] = {"trump": round_data["trump"], "plays": round_data["plays"]}
+        rounds = [stored[k].data for k in sorted(stored)]
+        rounds[number - 1] = round_data
         result = adapters.replay(game, seats, rounds)
-        target.trump = round_data["trump"]
-        target.plays = round_data["plays"]
-        target.save(update_fields=["trump", "plays"])
+        target.data = round_data
+        target.save(update_fields=["data"])
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
     return game
 
 
-def game_finish(*, game: Game, jokers: dict[str, list[str]] | None = None) -> Game:
-    """Finish a complete game, optionally with an explicit Joker placement (rules D5), which the
-    engine validates. A finished game is read-only until reopened.
+def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
+    """Finish a complete game, optionally with end-of-game choices (Pot de Vin: an explicit
+    Joker placement, rules D5), which the engine validates. A finished game is read-only until
+    reopened.
 
     Runs under ``select_for_update`` of the game."""
     with transaction.atomic():
         game, seats = _locked(game)
         _require_open(game)
         rounds = adapters.round_logs(game)
-        result = adapters.replay(game, seats, rounds, jokers=jokers)
+        chosen = {k: v for k, v in (finish or {}).items() if v is not None} or None
+        result = adapters.replay(game, seats, rounds, finish=chosen)
         if not result["complete"]:
+            info = _game_info(game.game_type)
             raise GameConflict(
                 "game_incomplete",
-                f"the game is not over: {result['rounds_played']} of {result['rounds_total']} "
-                f"rounds played and cards still in hand",
+                f"the game is not over after {len(rounds)} {info.entry_name}s: "
+                + _still_to_play(result),
             )
-        if jokers is not None:
-            game.jokers = jokers
+        if chosen is not None:
+            game.finish = {**(game.finish or {}), **chosen}
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_update(seats, ["score", "rank"])
-        stats.game_results_changed(game_ids=[game.pk])
+        events.results_changed(game_ids=[game.pk])
     return game
+
+
+def _still_to_play(result: dict[str, Any]) -> str:
+    if "rounds_total" in result:
+        return (
+            f"{result['rounds_played']} of {result['rounds_total']} rounds played and cards "
+            "still in hand"
+        )
+    alive = sum(1 for p in result["players"] if p.get("alive", True))
+    return f"{alive} players are still in the game"
 
 
 def game_reopen(*, game: Game) -> Game:
@@ -352,7 +425,7 @@ def game_reopen(*, game: Game) -> Game:
             seat.score = seat.rank = None
         game.save(update_fields=["status", "finished_at", "updated_at"])
         Seat.objects.bulk_update(seats, ["score", "rank"])
-        stats.game_results_changed(game_ids=[game.pk])
+        events.results_changed(game_ids=[game.pk])
     return game
 
 
@@ -366,7 +439,7 @@ def game_update(*, game: Game, **fields: Any) -> Game:
     with transaction.atomic():
         game.save(update_fields=[*fields, "updated_at"])
         if "played_on" in fields:  # the order of games, which streaks and ratings follow
-            stats.game_results_changed(game_ids=[game.pk])
+            events.results_changed(game_ids=[game.pk])
     return game
 
 
@@ -378,7 +451,7 @@ def game_delete(*, game: Game) -> None:
         locked = Game.objects.select_for_update().only("id").get(pk=game.pk)
         game_id = locked.pk
         locked.delete()
-        stats.game_results_changed(game_ids=[game_id])
+        events.results_changed(game_ids=[game_id])
 
 
 def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
@@ -390,11 +463,11 @@ def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]])
 
 
 def _import_all(owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
-    decks = decks_by_key()
+    editions = EditionCache()
     planned = []
     for index, doc in enumerate(documents):
         try:
-            planned.append(import_plan(owner=owner, document=doc, decks=decks))
+            planned.append(import_plan(owner=owner, document=doc, editions=editions))
         except LogError as exc:
             raise RecordError(
                 exc.code, exc.message, round=exc.round, seat=exc.seat, index=index
@@ -421,26 +494,43 @@ def import_store(*, owner: AbstractBaseUser, planned: Sequence[PlannedGame]) -> 
         adapters.store_result(game, game_seats, game.result or {}, final=final)
         seats.extend(game_seats)
         rounds.extend(
-            Round(game=game, number=i, trump=r["trump"], plays=r["plays"])
-            for i, r in enumerate(logged, start=1)
+            Round(game=game, number=i, data=entry) for i, entry in enumerate(logged, start=1)
         )
     Seat.objects.bulk_create(seats)
     Round.objects.bulk_create(rounds)
-    stats.game_results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
+    events.results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
     return games
 
 
+class EditionCache:
+    """Stored editions by game type and key, each game type read once (an import of many logs
+    looks them up per document)."""
+
+    def __init__(self) -> None:
+        self._by_type: dict[str, dict[str, Edition]] = {}
+
+    def get(self, game_type: str, key: str) -> Edition | None:
+        if game_type not in self._by_type:
+            self._by_type[game_type] = editions_by_key(game_type)
+        return self._by_type[game_type].get(key)
+
+
 def import_plan(
-    *, owner: AbstractBaseUser, document: dict[str, Any], decks: dict[str, Deck]
+    *, owner: AbstractBaseUser, document: dict[str, Any], editions: EditionCache
 ) -> PlannedGame:
-    """Replay one log document into an unsaved game. Raises ``LogError`` for an impossible
-    document."""
+    """Replay one log document of any game (its engine chosen by ``format``) into an unsaved
+    game. Raises ``LogError`` for an impossible document."""
     doc = document
     engine = engine_for_log(doc)
-    key = doc.get("deck") or "standard"
-    deck = decks.get(key) if isinstance(key, str) else None
-    if deck is None:
-        raise LogError("unknown_deck", f"no deck {key!r} is stored")
+    info = engine.info
+    edition = None
+    if info.has_editions:
+        key = doc.get(info.edition_log_key) or info.default_edition
+        edition = editions.get(info.game_id, key) if isinstance(key, str) else None
+        if edition is None:
+            raise LogError(
+                f"unknown_{info.edition_log_key}", f"no {info.edition_log_key} {key!r} is stored"
+            )
     names = doc.get("players")
     if isinstance(names, list) and len({name_key(str(n)) for n in names}) != len(names):
         raise LogError("player_twice", "a player cannot sit at two seats of one game")
@@ -450,18 +540,19 @@ def import_plan(
             # The engine takes any name; the record keeps at most this many characters.
             message = f"a player name has at most {longest} characters"
             raise LogError("malformed", message, seat=seat)
-    result = engine.replay(doc, deck=adapters.engine_deck(deck))
+    result = engine.replay(doc, edition=adapters.engine_edition(edition))
     played_on = _date_or_none(doc.get("played_on"))
+    finish = {k: doc[k] for k in info.finish_keys if doc.get(k) is not None}
     game = Game(
         game_type=engine.game_id,
-        deck=deck,
+        edition=edition,
+        variant=(doc.get("variant") or info.default_variant or "") if info.variants else "",
         owner=owner,
         player_count=len(result["players"]),
         first_player=doc["first_player"],
         teams=doc.get("teams"),
-        hands=doc.get("hands"),
-        trump_pile=doc.get("trump_pile"),
-        jokers=doc.get("jokers"),
+        setup={k: doc.get(k) for k in info.setup_keys},
+        finish=finish or None,
         played_on=played_on or timezone.localdate(),
         location=str(doc.get("location") or "")[:120],
         notes=str(doc.get("notes") or ""),
@@ -471,7 +562,8 @@ def import_plan(
     if result["complete"]:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
-    return game, [p["name"] for p in result["players"]], list(doc.get("rounds") or [])
+    entries = doc.get(info.entries_key) or []
+    return game, [p["name"] for p in result["players"]], list(entries)
 
 
 def _date_or_none(value: Any) -> datetime.date | None:
@@ -486,7 +578,7 @@ def _date_or_none(value: Any) -> datetime.date | None:
 
 
 def game_export_log(*, game: Game) -> dict[str, Any]:
-    """The game as a ``potdevin-log/1`` document that re-imports to the same result."""
+    """The game as its engine's log document, which re-imports to the same result."""
     _require_rounds_mode(game)
     seats = list(game.seats.select_related("player").order_by("seat"))
     return adapters.game_log(game, seats, adapters.round_logs(game))

@@ -1,5 +1,6 @@
 """The API's one exception handler: every error is JSON with a stable ``code`` and a human
-``message``, plus ``round`` and ``seat`` where they apply (and ``fields`` for form errors)."""
+``message``, plus ``round`` and ``seat`` where they apply (``turn`` too in a game played turn by
+turn, ``index`` for an import's document, ``fields`` for form errors)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RecordError):
         code = status.HTTP_409_CONFLICT if isinstance(exc, GameConflict) else 400
-        return Response(exc.as_dict(), status=code)
+        body = exc.as_dict()
+        cause = exc.__cause__
+        if isinstance(cause, LogError) and cause.turn is not None:  # an import's engine error
+            body["turn"] = cause.turn
+        return Response(body, status=code)
     if isinstance(exc, ProtectedError):
         return Response(
             _body("in_use", "it is used by stored games and cannot be deleted"),

@@ -46,6 +46,10 @@ INSTALLED_APPS = [
     "scoring.apps.ScoringConfig",
 ]
 
+# The games the records serve: one record-side plugin package each (games/plugins/), whose
+# engine is in the registry (scoring/engine/). The first is the default game.
+GAME_PLUGINS = ["games.plugins.potdevin", "games.plugins.complots"]
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files when DEBUG is off (runserver serves them with DEBUG on).

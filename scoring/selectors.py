@@ -1,47 +1,36 @@
-"""Reads of statistics and ratings, shaped for the API: lookups of materialized rows (a few
-queries, none of them over a player's games)."""
+"""Reads of statistics and ratings, per game type, shaped for the API: lookups of materialized
+rows (a few queries, none of them over a player's games)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games.models import Player
-from scoring.engine.potdevin.cards import GUILDS
 from scoring.models import HeadToHead, PlayerStats, Rating, RatingHistory
 from scoring.models.stats import (
     BUCKET_ALL,
     BUCKET_INDIVIDUAL,
     BUCKET_TEAM,
-    PLAYER_COUNTS,
     bucket_for_player_count,
 )
+from scoring.stats.games import DEFAULT_GAME_TYPE, DIGITS, game_stats, known_game_types, ratio
 
 HEAD_TO_HEAD_IN_STATS = 50  # the opponents met most; the full list is paginated apart
-DIGITS = 4
-
-
-def _ratio(part: float, whole: int) -> float | None:
-    return round(part / whole, DIGITS) if whole else None
-
 
 STATS_FIELDS = (
+    "game_type",
     "bucket",
     "games",
     "wins",
+    "scored_games",
     "score_sum",
     "best_score",
     "worst_score",
     "rank_sum",
-    "logged_games",
-    "rounds_won",
-    "gems_paid",
-    "gems_won",
-    "sweeps",
-    "negative_columns",
-    "revokes",
+    "counters",
     "current_streak",
     "longest_streak",
 )
@@ -49,38 +38,36 @@ NO_GAMES: dict[str, Any] = {
     **dict.fromkeys(STATS_FIELDS, 0),
     "best_score": None,
     "worst_score": None,
-    "negative_columns": {},
+    "counters": {},
 }
 # Reads go through values(): plain rows, no model instances, on the paths the API serves most.
 
 
-def bucket_stats(row: dict[str, Any] | None) -> dict[str, Any]:
-    """One bucket of a player's statistics (a ``PlayerStats`` row as values), in the API's
-    words; zeros for no games."""
+def bucket_stats(
+    row: dict[str, Any] | None, *, game_type: str = DEFAULT_GAME_TYPE
+) -> dict[str, Any]:
+    """One bucket of a player's statistics of ``game_type`` (a ``PlayerStats`` row as values),
+    in the API's words: the figures of every game, then the game's own; zeros for no games."""
     row = row or NO_GAMES
-    games, wins, negative = row["games"], row["wins"], row["negative_columns"]
-    return {
+    games, wins = row["games"], row["wins"]
+    figures = {
         "games": games,
         "wins": round(wins, DIGITS),
-        "win_rate": _ratio(wins, games),
-        "average_score": _ratio(row["score_sum"], games),
+        "win_rate": ratio(wins, games),
+        "average_score": ratio(row["score_sum"], row["scored_games"]),
         "best_score": row["best_score"],
         "worst_score": row["worst_score"],
-        "average_rank": _ratio(row["rank_sum"], games),
-        "logged_games": row["logged_games"],
-        "rounds_won": row["rounds_won"],
-        "gems_paid": row["gems_paid"],
-        "gems_won": row["gems_won"],
-        "pot_de_vin_sweeps": row["sweeps"],
-        "negative_columns": {g: negative.get(g, 0) for g in GUILDS},
-        "revokes": row["revokes"],
+        "average_rank": ratio(row["rank_sum"], games),
     }
+    return {**figures, **game_stats(game_type).bucket(row["counters"], figures)}
 
 
-def head_to_head(*, player: Player) -> QuerySet[HeadToHead, dict[str, Any]]:
-    """The player's opponents, the most met first."""
+def head_to_head(
+    *, player: Player, game_type: str = DEFAULT_GAME_TYPE
+) -> QuerySet[HeadToHead, dict[str, Any]]:
+    """The player's opponents at ``game_type``, the most met first."""
     return (
-        HeadToHead.objects.filter(player=player)
+        HeadToHead.objects.filter(player=player, game_type=game_type)
         .order_by("-games", "opponent__name", "opponent_id")
         .values("opponent_id", "opponent__name", "games", "wins", "losses", "ties")
     )
@@ -99,45 +86,87 @@ def head_to_head_entries(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]
     ]
 
 
-def player_stats(*, player: Player) -> dict[str, Any]:
-    """Everything the stats page shows of one player: three queries, whatever their games."""
-    rows = {r["bucket"]: r for r in PlayerStats.objects.filter(player=player).values(*STATS_FIELDS)}
+def _game_types(overall: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game types with finished games among ``overall`` (the ``all`` rows by game type),
+    in the registry's order."""
+    known = known_game_types()
+    order = {g: i for i, g in enumerate(known)}
+    return [
+        {"game_type": g, "label": game_stats(g).label, "games": overall[g]["games"]}
+        for g in sorted(overall, key=lambda g: (order.get(g, len(order)), g))
+        if g in order and overall[g]["games"]
+    ]
+
+
+def player_stats(*, player: Player, game_type: str = DEFAULT_GAME_TYPE) -> dict[str, Any]:
+    """Everything the stats page shows of one player at ``game_type``, and the game types they
+    have finished games of: three queries, whatever their games."""
+    stats = game_stats(game_type)
+    rows: dict[str, dict[str, Any]] = {}
+    overall_by_type: dict[str, dict[str, Any]] = {}
+    for r in PlayerStats.objects.filter(
+        Q(game_type=game_type) | Q(bucket=BUCKET_ALL), player=player
+    ).values(*STATS_FIELDS):
+        if r["bucket"] == BUCKET_ALL:
+            overall_by_type[r["game_type"]] = r
+        if r["game_type"] == game_type:
+            rows[r["bucket"]] = r
     overall = rows.get(BUCKET_ALL) or NO_GAMES
-    rating = Rating.objects.filter(player=player).values("mu", "sigma", "ordinal", "games").first()
+    rating = (
+        Rating.objects.filter(player=player, game_type=game_type)
+        .values("mu", "sigma", "ordinal", "games")
+        .first()
+    )
+    opponents = head_to_head(player=player, game_type=game_type)[:HEAD_TO_HEAD_IN_STATS]
     return {
         "player": {"id": player.pk, "name": player.name},
-        **bucket_stats(overall),
+        **bucket_stats(overall, game_type=game_type),
         "current_streak": overall["current_streak"],
         "longest_streak": overall["longest_streak"],
         "by_player_count": {
-            str(n): bucket_stats(rows.get(bucket_for_player_count(n))) for n in PLAYER_COUNTS
+            str(n): bucket_stats(rows.get(bucket_for_player_count(n)), game_type=game_type)
+            for n in stats.player_counts
         },
-        "individual": bucket_stats(rows.get(BUCKET_INDIVIDUAL)),
-        "team": bucket_stats(rows.get(BUCKET_TEAM)),
-        "head_to_head": head_to_head_entries(head_to_head(player=player)[:HEAD_TO_HEAD_IN_STATS]),
+        "individual": bucket_stats(rows.get(BUCKET_INDIVIDUAL), game_type=game_type),
+        "team": bucket_stats(rows.get(BUCKET_TEAM), game_type=game_type),
+        "head_to_head": head_to_head_entries(opponents),
         "rating": rating,
+        "game_types": _game_types(overall_by_type),
     }
 
 
-def leaderboard(*, min_games: int = 0) -> QuerySet[Rating, dict[str, Any]]:
-    """Rated players, the best ordinal (mu - 3 sigma) first; rows for ``leaderboard_entries``."""
-    ratings = Rating.objects.order_by("-ordinal", "player_id")
+def leaderboard(
+    *, game_type: str = DEFAULT_GAME_TYPE, min_games: int = 0
+) -> QuerySet[Rating, dict[str, Any]]:
+    """Players rated at ``game_type``, the best ordinal (mu - 3 sigma) first; rows for
+    ``leaderboard_entries``."""
+    ratings = Rating.objects.filter(game_type=game_type).order_by("-ordinal", "player_id")
     if min_games > 0:
         ratings = ratings.filter(games__gte=min_games)
-    return ratings.values("player_id", "player__name", "mu", "sigma", "ordinal", "games")
+    return ratings.values(
+        "player_id", "player__name", "game_type", "mu", "sigma", "ordinal", "games"
+    )
 
 
 def leaderboard_entries(ratings: Sequence[dict[str, Any]], *, start: int) -> list[dict[str, Any]]:
     """One page of ``leaderboard``; ``start`` is the position of its first entry (1-based)."""
-    overall = {
-        pid: (games, wins)
-        for pid, games, wins in PlayerStats.objects.filter(
-            bucket=BUCKET_ALL, player_id__in=[r["player_id"] for r in ratings]
-        ).values_list("player_id", "games", "wins")
-    }
+    wanted = Q()
+    for game_type in {r["game_type"] for r in ratings}:
+        ids = [r["player_id"] for r in ratings if r["game_type"] == game_type]
+        wanted |= Q(game_type=game_type, player_id__in=ids)
+    overall = (
+        {
+            (pid, game_type): (games, wins)
+            for pid, game_type, games, wins in PlayerStats.objects.filter(
+                wanted, bucket=BUCKET_ALL
+            ).values_list("player_id", "game_type", "games", "wins")
+        }
+        if ratings
+        else {}
+    )
     entries = []
     for position, rating in enumerate(ratings, start=start):
-        games, wins = overall.get(rating["player_id"], (0, 0.0))
+        games, wins = overall.get((rating["player_id"], rating["game_type"]), (0, 0.0))
         entries.append(
             {
                 "position": position,
@@ -147,15 +176,20 @@ def leaderboard_entries(ratings: Sequence[dict[str, Any]], *, start: int) -> lis
                 "ordinal": rating["ordinal"],
                 "games": rating["games"],
                 "wins": round(wins, DIGITS),
-                "win_rate": _ratio(wins, games),
+                "win_rate": ratio(wins, games),
             }
         )
     return entries
 
 
-def rating_history(*, player: Player) -> QuerySet[RatingHistory]:
-    """The player's rating after each game, in the order ratings were computed."""
-    return RatingHistory.objects.filter(player=player).order_by("played_on", "game_id")
+def rating_history(
+    *, player: Player, game_type: str = DEFAULT_GAME_TYPE
+) -> QuerySet[RatingHistory]:
+    """The player's rating at ``game_type`` after each game, in the order ratings were
+    computed."""
+    return RatingHistory.objects.filter(player=player, game_type=game_type).order_by(
+        "played_on", "game_id"
+    )
 
 
 class Counted:
@@ -178,11 +212,15 @@ class Counted:
         return iter(self.queryset)
 
 
-def rating_history_pages(*, player: Player) -> Counted:
+def rating_history_pages(*, player: Player, game_type: str = DEFAULT_GAME_TYPE) -> Counted:
     """``rating_history`` to paginate: its length is the rated games of the current rating
     (the recompute that wrote the history wrote both), not a COUNT over the player's games."""
-    games = Rating.objects.filter(player=player).values_list("games", flat=True).first()
-    return Counted(rating_history(player=player), games or 0)
+    games = (
+        Rating.objects.filter(player=player, game_type=game_type)
+        .values_list("games", flat=True)
+        .first()
+    )
+    return Counted(rating_history(player=player, game_type=game_type), games or 0)
 
 
 def rating_history_entries(rows: Any) -> list[dict[str, Any]]:

@@ -1,9 +1,9 @@
 """The Celery task behind ratings: catch up with the changes to finished games.
 
 Queued by ``scoring.stats`` once a change commits; the change itself is written down with it
-(``RatingsPending``), so the first task to run takes every change pending so far in one
-recompute, and the tasks queued behind it find nothing left. A recompute rewrites the history
-from a date on, so a redelivery leaves the same ratings.
+(``RatingsPending``, with its game type), so the first task to run takes every change pending
+so far in one recompute per game type, and the tasks queued behind it find nothing left. A
+recompute rewrites the history from a date on, so a redelivery leaves the same ratings.
 """
 
 from __future__ import annotations
@@ -26,5 +26,6 @@ from scoring import stats
     time_limit=1900,
 )
 def ratings_catch_up_task() -> int:
-    """Returns the number of games rated (0 when an earlier task took every change)."""
+    """Returns the number of games rated, of every game type (0 when an earlier task took every
+    change)."""
     return stats.ratings_catch_up()

@@ -1,4 +1,4 @@
-"""Celery tasks: thin wrappers that take ids and call a job service (scoring/jobs.py).
+"""Celery tasks: thin wrappers that take ids and call a job service (scoring/jobs/).
 
 Every task is acknowledged late and rejected when its worker is lost, so a batch whose worker
 dies is delivered again; the services make that second delivery harmless. An engine error is

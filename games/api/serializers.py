@@ -1,25 +1,92 @@
-"""Request and response shapes of the API. Serializers check shape only; what a game allows is
-the engine's to say (with its own error codes), through the services."""
+"""Request and response shapes that every game shares, and the bases a game's plugin builds its
+own on (games/api/plugins.py says what a plugin's ``api`` part gives). Serializers check shape
+only; what a game allows is its engine's to say (with its own error codes), through the
+services. Nothing here names a game."""
 
 from __future__ import annotations
 
 import datetime
+import re
+from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from games.models import GAME_TYPES, Deck, Game, Player, Round, Seat
+from games.models import Edition, Game, Player, Seat
+from games.plugins import game_types
 
 MAX_IMPORT_DOCUMENTS = 1000
+# Shape bounds only, so a request cannot make unbounded work; how many players, seats and
+# entries a game takes is its engine's to say (bad_player_count, bad_first_player, ...).
+MAX_PLAYERS = 16
+MAX_ENTRY_NUMBER = 1000
 _DATETIME = serializers.DateTimeField()
+_SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 def _datetime(value: datetime.datetime | None) -> str | None:
     return None if value is None else _DATETIME.to_representation(value)
 
 
-CARD_MAX_LENGTH = 8  # room for a mistyped card, which the engine then names (unknown_card)
+def default_game_type() -> str:
+    """The game a request that names none is about: the first installed plugin
+    (``settings.GAME_PLUGINS``), so requests written before there was a choice work as they did."""
+    return game_types()[0]
+
+
+def enum_string(values: Sequence[str], **kwargs: Any) -> serializers.CharField:
+    """A string documented as one of ``values`` but checked for shape only: which values a game
+    takes is its engine's to say (with its own code)."""
+    return _enum_string_class(tuple(values))(**kwargs)
+
+
+@cache
+def _enum_string_class(values: tuple[str, ...]) -> type[serializers.CharField]:
+    documented = extend_schema_field({"type": "string", "enum": list(values)})
+    return documented(type("EnumString", (serializers.CharField,), {}))
+
+
+class GameTypeField(serializers.CharField):
+    """A game type: one of ``allowed`` (an unknown game in a body that picks its game is 400
+    ``unknown_game_type``: the views look the game up before validating the rest)."""
+
+    allowed: tuple[str, ...] = ()
+
+    def to_internal_value(self, data: Any) -> str:
+        value: str = super().to_internal_value(data)
+        if value not in self.allowed:
+            raise serializers.ValidationError(f"one of {', '.join(self.allowed)}")
+        return value
+
+
+def game_type_field(game_type: str | None = None, **kwargs: Any) -> GameTypeField:
+    """The ``game_type`` of a body or a response: ``game_type`` only (a game's own shapes, the
+    discriminator of their oneOf), or any installed game. In a request it may be left out for
+    the default game."""
+    values = (game_type,) if game_type else tuple(game_types())
+    # One game's shapes say their game as a pattern, not a one-value enum: the schema's enums
+    # become components named after the field, and one name cannot hold every game's value.
+    # Game types are slugs: nothing in one needs escaping in a pattern.
+    assert game_type is None or _SLUG.fullmatch(game_type), game_type
+    documented = extend_schema_field(
+        {"type": "string", "pattern": f"^{game_type}$"}
+        if game_type
+        else {"type": "string", "enum": list(values)}
+    )
+    field_class = documented(type("GameTypeEnumField", (GameTypeField,), {"allowed": values}))
+    if kwargs.get("read_only"):
+        return field_class(**kwargs)
+    if game_type is None or game_type == default_game_type():
+        kwargs.setdefault("default", default_game_type())
+        kwargs.setdefault("help_text", f"The game; left out, `{default_game_type()}`.")
+    return field_class(max_length=32, **kwargs)
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    """The documented error responses of an operation (every error has one shape)."""
+    return {c: OpenApiResponse(ErrorSerializer) for c in codes}
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -27,8 +94,13 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField(help_text="Stable error code, e.g. `unknown_card`.")
     message = serializers.CharField(help_text="What went wrong, for people.")
-    round = serializers.IntegerField(allow_null=True, help_text="1-based round, if any.")
+    round = serializers.IntegerField(
+        allow_null=True, help_text="1-based entry (round, or turn in a turn-by-turn game), if any."
+    )
     seat = serializers.IntegerField(allow_null=True, help_text="Seat (0-based), if any.")
+    turn = serializers.IntegerField(
+        required=False, help_text="Turn-by-turn games (Complots): the 1-based turn."
+    )
     index = serializers.IntegerField(
         required=False, help_text="Import only: which document of the list."
     )
@@ -69,23 +141,47 @@ class PlayerRefSerializer(serializers.ModelSerializer):
         fields = ["id", "name"]
 
 
-class DeckSerializer(serializers.ModelSerializer):
-    cards = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField(max_length=16), max_length=2),
-        help_text='Each guild card (values 4 to 12) to its guild symbols, e.g. {"A4": '
-        '["nobles"], "A10": ["nobles", "nobles"]}.',
+class GameTypeSerializer(serializers.Serializer):
+    """What a client needs to know of a game type to record games of it."""
+
+    game_type = game_type_field(read_only=True)
+    label = serializers.CharField()
+    log_format = serializers.CharField(help_text="The `format` of its log documents.")
+    entries_key = serializers.CharField(
+        help_text="Where its log and its game detail list the entries (`rounds`, `turns`)."
+    )
+    entry_name = serializers.CharField(
+        help_text="What one entry is called (`round`, `turn`): the key of an appended entry."
+    )
+    player_counts = serializers.ListField(child=serializers.IntegerField())
+    variants = serializers.ListField(child=serializers.CharField())
+    default_variant = serializers.CharField(allow_null=True)
+    has_editions = serializers.BooleanField(help_text="Versions of printed data: /api/editions/.")
+    default_edition = serializers.CharField(allow_null=True)
+    scorepad = serializers.BooleanField(
+        help_text="Can be recorded by its final sheet only (/api/games/scorepad/)."
+    )
+    result_detail = serializers.CharField(help_text="What a seat's entry in the result holds.")
+
+
+class EditionSerializer(serializers.ModelSerializer):
+    game_type = game_type_field(help_text="The game this edition belongs to.")
+    data = serializers.JSONField(
+        help_text="The printed data, as the game's engine reads it (Pot de Vin: each guild "
+        'card to its guild symbols, {"A4": ["nobles"]}). Checked by the engine.'
     )
 
     class Meta:
-        model = Deck
-        fields = ["key", "game_type", "description", "verified", "cards", "created_at"]
+        model = Edition
+        fields = ["game_type", "key", "description", "verified", "data", "created_at"]
         read_only_fields = ["created_at"]
         extra_kwargs = {"key": {"validators": []}}  # uniqueness is the service's (409)
+        validators: list[Any] = []  # and per game type too
 
 
-class DeckUpdateSerializer(serializers.ModelSerializer):
+class EditionUpdateSerializer(serializers.ModelSerializer):
     class Meta:
-        model = Deck
+        model = Edition
         fields = ["description", "verified"]
 
 
@@ -97,62 +193,28 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ["seat", "player", "team", "score", "rank"]
 
 
-class PlaySerializer(serializers.Serializer):
-    """One action: ``{"seat": 1, "card": "A7"}`` or ``{"seat": 2, "pass": true}``."""
-
-    seat = serializers.IntegerField(min_value=-1000, max_value=1000)
-    card = serializers.CharField(max_length=CARD_MAX_LENGTH, required=False)
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()
-        fields["pass"] = serializers.BooleanField(required=False)  # a keyword in Python
-        return fields
-
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        value: dict[str, Any] = super().to_internal_value(data)
-        return value
+class ResultField(serializers.JSONField):
+    """The engine's result; each game's detail documents its own (``result_field``)."""
 
 
-class RoundSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Round
-        fields = ["number", "trump", "plays"]
-
-
-class RoundInputSerializer(serializers.Serializer):
-    number = serializers.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=1000,
-        help_text="Append: the number this round should get. When the game has moved on "
-        "(another client appended first) the request gets 409 `round_conflict`.",
+def result_field(description: str, **kwargs: Any) -> ResultField:
+    documented = extend_schema_field(
+        {"type": "object", "description": description, "additionalProperties": True}
     )
-    trump = serializers.CharField(max_length=CARD_MAX_LENGTH, help_text="The revealed card.")
-    plays = PlaySerializer(many=True, max_length=12, help_text="Actions in turn order.")
-
-    def round_data(self) -> dict[str, Any]:
-        data = self.validated_data
-        return {"trump": data["trump"], "plays": [dict(p) for p in data["plays"]]}
-
-
-class JokersField(serializers.DictField):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            child=serializers.ListField(child=serializers.CharField(max_length=16), max_length=6),
-            allow_null=True,
-            required=False,
-            help_text='Explicit Joker placement per seat, e.g. {"0": ["nobles"]} (rules D5). '
-            "Left out, the engine places them to score most.",
-            **kwargs,
-        )
-
-
-class FinishSerializer(serializers.Serializer):
-    jokers = JokersField()
+    return documented(type("GameResultField", (ResultField,), {}))(**kwargs)
 
 
 class GameListSerializer(serializers.ModelSerializer):
-    deck = serializers.SlugRelatedField(slug_field="key", read_only=True)
+    game_type = game_type_field(read_only=True)
+    edition = serializers.CharField(
+        read_only=True, allow_null=True, help_text="The edition's key; null for a game without."
+    )
+    deck = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        help_text="The same as `edition` (Pot de Vin's name for its editions, kept for its "
+        "clients).",
+    )
     owner = serializers.CharField(source="owner.get_username", read_only=True)
     seats = SeatSerializer(many=True, read_only=True)
     winners = serializers.SerializerMethodField()
@@ -162,6 +224,7 @@ class GameListSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "game_type",
+            "edition",
             "deck",
             "played_on",
             "location",
@@ -191,10 +254,12 @@ class GameListSerializer(serializers.ModelSerializer):
             }
             for s in game.seats.all()
         ]
+        edition = game.edition.key if game.edition_id is not None else None
         return {
             "id": game.pk,
             "game_type": game.game_type,
-            "deck": game.deck.key,
+            "edition": edition,
+            "deck": edition,
             "played_on": game.played_on.isoformat(),
             "location": game.location,
             "mode": game.mode,
@@ -207,43 +272,36 @@ class GameListSerializer(serializers.ModelSerializer):
         }
 
 
-@extend_schema_field(
-    {
-        "type": "object",
-        "description": "The engine's replay result (format potdevin-result/1): per seat score, "
-        "rank, tiebreak, cards_won, gems_won, tableau and scorepad breakdown; teams; rounds "
-        "with their winner; winners; violations; complete. See docs/pot-de-vin-engine.md.",
-        "additionalProperties": True,
-    }
-)
-class ResultField(serializers.JSONField):
-    pass
+class GameDetailBaseSerializer(GameListSerializer):
+    """A game with what every game has; a game's plugin subclasses it with its own fields
+    (declared, for the schema, and filled in by ``game_fields``)."""
 
-
-class GameDetailSerializer(GameListSerializer):
-    rounds = RoundSerializer(many=True, read_only=True)
-    result = ResultField(read_only=True)
+    result = result_field("The engine's result.", read_only=True)
     teams = serializers.JSONField(read_only=True)
-    hands = serializers.JSONField(read_only=True)
-    trump_pile = serializers.JSONField(read_only=True)
-    jokers = serializers.JSONField(read_only=True)
-    tableaux = serializers.JSONField(read_only=True)
-    deck_verified = serializers.BooleanField(source="deck.verified", read_only=True)
+
+    class Meta(GameListSerializer.Meta):
+        fields = [
+            *GameListSerializer.Meta.fields,
+            "notes",
+            "first_player",
+            "teams",
+            "result",
+            "engine_version",
+            "updated_at",
+            "finished_at",
+        ]
+
+    def game_fields(self, game: Game) -> dict[str, Any]:
+        """The game's own fields (its plugin's)."""
+        return {}
 
     def to_representation(self, game: Game) -> dict[str, Any]:
         body = super().to_representation(game)
         body.update(
             notes=game.notes,
-            deck_verified=game.deck.verified,
             first_player=game.first_player,
             teams=game.teams,
-            hands=game.hands,
-            trump_pile=game.trump_pile,
-            jokers=game.jokers,
-            tableaux=game.tableaux,
-            rounds=[
-                {"number": r.number, "trump": r.trump, "plays": r.plays} for r in game.rounds.all()
-            ],
+            **self.game_fields(game),
             result=game.result,
             engine_version=game.engine_version,
             updated_at=_datetime(game.updated_at),
@@ -251,23 +309,11 @@ class GameDetailSerializer(GameListSerializer):
         )
         return body
 
-    class Meta(GameListSerializer.Meta):
-        fields = [
-            *GameListSerializer.Meta.fields,
-            "notes",
-            "deck_verified",
-            "first_player",
-            "teams",
-            "hands",
-            "trump_pile",
-            "jokers",
-            "tableaux",
-            "rounds",
-            "result",
-            "engine_version",
-            "updated_at",
-            "finished_at",
-        ]
+
+def entries_of(game: Game) -> list[dict[str, Any]]:
+    """The game's entries as shown: each one as its engine reads it, with its ``number``
+    (from the prefetched rounds of ``selectors.game_detail_queryset``)."""
+    return [{"number": r.number, **r.data} for r in game.rounds.all()]
 
 
 @extend_schema_field(
@@ -288,65 +334,54 @@ class PlayerRefField(serializers.Field):
 
 
 class GameMetaSerializer(serializers.Serializer):
-    game_type = serializers.ChoiceField(choices=GAME_TYPES, default="pot-de-vin")
-    deck = serializers.SlugRelatedField(
-        slug_field="key", queryset=Deck.objects.all(), required=False
-    )
+    """What every new game takes, however it is recorded."""
+
     players = serializers.ListField(
         child=PlayerRefField(),
         min_length=1,
-        max_length=8,
+        max_length=MAX_PLAYERS,
         help_text="Seat order, clockwise: player ids, or names (a new name creates a player).",
-    )
-    teams = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), max_length=8),
-        max_length=8,
-        allow_null=True,
-        required=False,
-        help_text="Seat lists, e.g. [[0, 2], [1, 3]]; null for no teams.",
     )
     played_on = serializers.DateField(required=False)
     location = serializers.CharField(max_length=120, required=False, allow_blank=True)
     notes = serializers.CharField(max_length=5000, required=False, allow_blank=True)
 
+    def game_args(self) -> dict[str, Any]:
+        """The game's own arguments of ``services.game_create`` (or of
+        ``services.scorepad_game_create``): edition, variant, teams, setup, finish, sheet."""
+        return {}
+
 
 class GameCreateSerializer(GameMetaSerializer):
-    first_player = serializers.IntegerField(min_value=0, max_value=7)
-    hands = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField(max_length=CARD_MAX_LENGTH)),
-        allow_null=True,
-        required=False,
-        help_text="The deal, if recorded: seat to cards (rules D4).",
-    )
-    trump_pile = serializers.ListField(
-        child=serializers.CharField(max_length=CARD_MAX_LENGTH),
-        max_length=52,
-        allow_null=True,
-        required=False,
-        help_text="The trump pile, if recorded (3-5 players: in reveal order).",
+    """The base of a game's body for ``POST /api/games/``."""
+
+    first_player = serializers.IntegerField(
+        min_value=0, max_value=MAX_PLAYERS - 1, help_text="The seat that starts."
     )
 
 
-class TableauSerializer(serializers.Serializer):
-    """Final tableau of one seat (scorepad mode). Counts default to 0."""
+class EntryInputSerializer(serializers.Serializer):
+    """The base of one entry as a client sends it (append, correct)."""
 
-    nobles = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    artists = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    traders = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    workmen = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    knights = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    assassins = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    jokers = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    bonus = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="+2 cards")
-    malus = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="-2 cards")
-    pot_de_vin = serializers.IntegerField(min_value=0, max_value=100, default=0)
-    gems = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="gems won")
-    cards = serializers.IntegerField(min_value=0, max_value=100, default=0, help_text="cards won")
+    number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ENTRY_NUMBER,
+        help_text="Append: the number this entry should get. When the game has moved on "
+        "(another client appended first) the request gets 409 `round_conflict`.",
+    )
+
+    def entry_data(self) -> dict[str, Any]:
+        """The entry exactly as the engine reads it (and as it is stored)."""
+        raise NotImplementedError
 
 
-class ScorepadCreateSerializer(GameMetaSerializer):
-    tableaux = TableauSerializer(many=True, max_length=8, help_text="One per seat.")
-    jokers = JokersField()
+class FinishSerializer(serializers.Serializer):
+    """The base of a game's end-of-game choices (``POST /api/games/{id}/finish/``)."""
+
+    def finish_data(self) -> dict[str, Any] | None:
+        """The choices for ``services.game_finish`` (None: the engine's own)."""
+        return None
 
 
 class GameUpdateSerializer(serializers.ModelSerializer):
@@ -365,7 +400,9 @@ IMPORT_REQUEST_SCHEMA = {
             "maxItems": MAX_IMPORT_DOCUMENTS,
         },
     ],
-    "description": "One potdevin-log/1 document, or a list of them.",
+    "description": "One log document of any game, its engine chosen by its `format` (see "
+    "`GET /api/game-types/`: `log_format`; the shapes are those of `GET /api/games/{id}/log/`), "
+    "or a list of them.",
 }
 
 
@@ -379,6 +416,7 @@ def log_documents(data: Any, limit: int) -> list[Any]:
 
 class ImportedGameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    game_type = game_type_field(read_only=True)
     status = serializers.ChoiceField(choices=Game.Status.choices)
     player_count = serializers.IntegerField()
     winners = serializers.ListField(child=serializers.IntegerField())
@@ -388,23 +426,12 @@ class ImportResponseSerializer(serializers.Serializer):
     games = ImportedGameSerializer(many=True, help_text="The games made, in document order.")
 
 
-class RoundAppendResponseSerializer(serializers.Serializer):
-    round = RoundSerializer()
-    result = ResultField(help_text="Standings after this round.")
-
-
-class LogDocumentSerializer(serializers.Serializer):
-    """Documentation only: the export is a potdevin-log/1 document."""
+class LogDocumentBaseSerializer(serializers.Serializer):
+    """Documentation only: what every exported log holds; a game's plugin adds its own keys."""
 
     format = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField())
-    teams = serializers.JSONField(allow_null=True)
     first_player = serializers.IntegerField()
-    deck = serializers.CharField()
-    hands = serializers.JSONField(allow_null=True)
-    trump_pile = serializers.JSONField(allow_null=True)
-    rounds = serializers.JSONField()
-    jokers = serializers.JSONField(allow_null=True)
     played_on = serializers.CharField()
     location = serializers.CharField(allow_blank=True)
     notes = serializers.CharField(allow_blank=True)

@@ -1,16 +1,33 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from games.api.views import DeckViewSet, GameViewSet, MeView, PlayerViewSet, TokenView
+from games.api.plugins import apis
+from games.api.views import (
+    EditionViewSet,
+    GameTypesView,
+    GameViewSet,
+    MeView,
+    PlayerViewSet,
+    TokenView,
+)
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
 router.register("players", PlayerViewSet, basename="player")
-router.register("decks", DeckViewSet, basename="deck")
 router.register("games", GameViewSet, basename="game")
+# A game's own resources (Pot de Vin: its deck versions at /api/decks/).
+for _plugin, _api in apis().values():
+    for prefix, viewset, basename in _api.routes:
+        router.register(prefix, viewset, basename=basename)
+
+editions = EditionViewSet.as_view({"get": "list", "post": "create"})
+edition = EditionViewSet.as_view({"get": "retrieve", "patch": "partial_update"})
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("me/", MeView.as_view(), name="me"),
+    path("game-types/", GameTypesView.as_view(), name="game-types"),
+    path("editions/", editions, name="edition-list"),
+    path("editions/<slug:game_type>/<slug:key>/", edition, name="edition-detail"),
     path("", include(router.urls)),
 ]

@@ -1,17 +1,16 @@
-"""Thin API views: check the request's shape, call a service, return what it made."""
+"""Thin API views: check the request's shape, call a service, return what it made. Every game is
+served by the same views; its shapes come from its plugin (games/api/plugins.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import django_filters
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     extend_schema_view,
     inline_serializer,
@@ -26,45 +25,48 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api.plugins import api_for, entry_appended, examples, one_of
 from games.api.serializers import (
     IMPORT_REQUEST_SCHEMA,
     MAX_IMPORT_DOCUMENTS,
-    DeckSerializer,
-    DeckUpdateSerializer,
-    ErrorSerializer,
-    FinishSerializer,
-    GameCreateSerializer,
-    GameDetailSerializer,
+    EditionSerializer,
+    EditionUpdateSerializer,
     GameListSerializer,
+    GameTypeSerializer,
     GameUpdateSerializer,
     ImportResponseSerializer,
-    LogDocumentSerializer,
     MeSerializer,
     PlayerSerializer,
-    RoundAppendResponseSerializer,
-    RoundInputSerializer,
-    RoundSerializer,
-    ScorepadCreateSerializer,
+    default_game_type,
+    entries_of,
+    errors,
     log_documents,
 )
-from games.errors import GameConflict
-from games.models import Deck, Game, Player, name_key
+from games.errors import RecordError
+from games.models import Edition, Game, Player
+from games.plugins import plugin_for, plugins
 from potdevin_site.permissions import OwnerOrStaffWrites, StaffWrites
 
+__all__ = ["errors"]  # other apps' views document their errors with it
 
-def errors(*codes: int) -> dict[int, OpenApiResponse]:
-    return {c: OpenApiResponse(ErrorSerializer) for c in codes}
-
-
-ROUND_EXAMPLE = OpenApiExample(
-    "A round",
-    value={
-        "number": 1,
-        "trump": "E5",
-        "plays": [{"seat": 1, "card": "A7"}, {"seat": 2, "pass": True}, {"seat": 0, "card": "A9"}],
-    },
-    request_only=True,
+# The game-shaped bodies, one per game, read from the plugins when the schema is built.
+GAME_DETAIL = one_of("GameDetail", lambda p, a: a.detail, discriminator="game_type")
+GAME_CREATE = one_of("GameCreate", lambda p, a: a.create, discriminator="game_type")
+GAME_SCOREPAD = one_of(
+    "GameScorepad",
+    lambda p, a: a.scorepad if p.engine.info.scorepad else None,
+    discriminator="game_type",
 )
+GAME_LOG = one_of(
+    "GameLog", lambda p, a: a.log, discriminator="format", key=lambda p, a: p.engine.log_format
+)
+# Games without end-of-game choices take no body: only the others' are documented.
+GAME_FINISH = one_of("GameFinish", lambda p, a: a.finish if a.finish().fields else None)
+ENTRY_INPUT = one_of("EntryInput", lambda p, a: a.entry)
+ENTRY = one_of("Entry", lambda p, a: a.entry_out)
+ENTRIES = one_of("EntryItem", lambda p, a: a.entry_out, many=True)
+ENTRY_APPENDED = one_of("EntryAppended", entry_appended)
+NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="1-based entry.")
 
 
 class MeView(APIView):
@@ -108,6 +110,37 @@ class TokenView(ObtainAuthToken):
         return super().post(request, *args, **kwargs)
 
 
+class GameTypesView(APIView):
+    """The games recorded here, with what a client needs to record one: how its entries are
+    named, its player counts and variants, whether it has editions or a scorepad mode."""
+
+    @extend_schema(
+        operation_id="game_types",
+        responses={200: GameTypeSerializer(many=True), **errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        rows = []
+        for game_type, plugin in plugins().items():
+            info = plugin.engine.info
+            rows.append(
+                {
+                    "game_type": game_type,
+                    "label": info.label,
+                    "log_format": info.log_format,
+                    "entries_key": info.entries_key,
+                    "entry_name": info.entry_name,
+                    "player_counts": list(info.player_counts),
+                    "variants": list(info.variants),
+                    "default_variant": info.default_variant,
+                    "has_editions": info.has_editions,
+                    "default_edition": info.default_edition,
+                    "scorepad": info.scorepad,
+                    "result_detail": info.result_detail,
+                }
+            )
+        return Response(rows)
+
+
 @extend_schema_view(
     list=extend_schema(responses={200: PlayerSerializer(many=True), **errors(400, 401, 404)}),
     retrieve=extend_schema(responses={200: PlayerSerializer, **errors(401, 404)}),
@@ -146,70 +179,83 @@ class PlayerViewSet(
         player = serializer.instance
         assert player is not None
         name = serializer.validated_data.get("name", player.name)
-        if Player.objects.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
-            raise GameConflict("player_exists", f"a player called {name!r} already exists")
-        try:
-            with transaction.atomic():
-                serializer.save()
-        except IntegrityError as exc:  # a concurrent rename to the same name
-            raise GameConflict("player_exists", f"a player called {name!r} already exists") from exc
+        services.player_update(player=player, name=name)
+
+
+def _game_type_choices() -> list[tuple[str, str]]:
+    return [(game_type, plugin.label) for game_type, plugin in plugins().items()]
+
+
+class EditionFilter(django_filters.FilterSet):
+    game_type = django_filters.ChoiceFilter(choices=_game_type_choices)
+
+    class Meta:
+        model = Edition
+        fields = ["game_type"]
 
 
 @extend_schema_view(
-    list=extend_schema(responses={200: DeckSerializer(many=True), **errors(400, 401, 404)}),
-    retrieve=extend_schema(responses={200: DeckSerializer, **errors(401, 404)}),
-    create=extend_schema(responses={201: DeckSerializer, **errors(400, 401, 409, 413, 429)}),
+    list=extend_schema(responses={200: EditionSerializer(many=True), **errors(400, 401, 404)}),
+    retrieve=extend_schema(responses={200: EditionSerializer, **errors(401, 404)}),
+    create=extend_schema(responses={201: EditionSerializer, **errors(400, 401, 409, 413, 429)}),
     partial_update=extend_schema(
-        request=DeckUpdateSerializer,
-        responses={200: DeckSerializer, **errors(400, 401, 403, 404, 413, 429)},
+        request=EditionUpdateSerializer,
+        responses={200: EditionSerializer, **errors(400, 401, 403, 404, 413, 429)},
     ),
 )
-class DeckViewSet(
+class EditionViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
     mixins.UpdateModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Deck versions: which guild symbols each guild card carries (rules D1). A version's cards
-    never change: a correction is a new version. `standard` is built from a rule and is NOT
-    verified against the printed cards. Staff mark a version verified."""
+    """Editions: versions of a game's printed data that can be wrong (Pot de Vin: its decks),
+    at /api/editions/{game_type}/{key}/. An edition's data never changes: a correction is a new
+    version, and stored games can be re-scored with it. Staff mark an edition verified."""
 
-    serializer_class = DeckSerializer
-    lookup_field = "key"
-    # Keys are slugs: anything else is no deck (and PostgreSQL refuses a NUL in a query).
-    lookup_value_regex = "[-a-zA-Z0-9_]+"
+    serializer_class = EditionSerializer
+    filterset_class = EditionFilter
     http_method_names = ["get", "post", "patch"]
 
-    def get_queryset(self) -> QuerySet[Deck]:
-        return Deck.objects.all()
+    def get_queryset(self) -> QuerySet[Edition]:
+        return Edition.objects.all()
+
+    def get_object(self) -> Edition:
+        edition = get_object_or_404(
+            self.get_queryset(), game_type=self.kwargs["game_type"], key=self.kwargs["key"]
+        )
+        self.check_object_permissions(self.request, edition)
+        return edition
 
     def get_permissions(self) -> list[Any]:
         if self.action == "partial_update":
             return [*super().get_permissions(), StaffWrites()]
         return super().get_permissions()
 
-    def get_serializer_class(self) -> type[serializers.BaseSerializer[Deck]]:
-        return DeckUpdateSerializer if self.action == "partial_update" else DeckSerializer
+    def get_serializer_class(self) -> type[serializers.BaseSerializer[Edition]]:
+        return EditionUpdateSerializer if self.action == "partial_update" else EditionSerializer
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        serializer = DeckSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        deck = services.deck_create(
-            key=serializer.validated_data["key"],
-            cards=serializer.validated_data["cards"],
-            description=serializer.validated_data.get("description", ""),
-            verified=False,  # only staff mark a deck verified, after checking it
+        api_for(_body_game_type(request))  # an unknown game: unknown_game_type
+        data = _valid(EditionSerializer, request)
+        edition = services.edition_create(
+            game_type=data["game_type"],
+            key=data["key"],
+            data=data["data"],
+            description=data.get("description", ""),
+            verified=False,  # only staff mark an edition verified, after checking it
             created_by=request.user,
         )
-        return Response(DeckSerializer(deck).data, status=status.HTTP_201_CREATED)
+        return Response(EditionSerializer(edition).data, status=status.HTTP_201_CREATED)
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         super().update(request, *args, **kwargs)
-        return Response(DeckSerializer(self.get_object()).data)
+        return Response(EditionSerializer(self.get_object()).data)
 
 
 class GameFilter(django_filters.FilterSet):
+    game_type = django_filters.ChoiceFilter(choices=_game_type_choices)
     # Bounded: SQLite cannot even compare with an integer past 64 bits (a 500 otherwise).
     player = django_filters.NumberFilter(
         field_name="seats__player", label="Player id", min_value=0, max_value=2**63 - 1
@@ -225,12 +271,46 @@ class GameFilter(django_filters.FilterSet):
         fields = ["game_type", "status", "mode"]
 
 
+# The entry views, each under two names: /rounds/ and, for games played turn by turn, /turns/.
+ENTRIES_SCHEMA = [
+    extend_schema(methods=["GET"], responses={200: ENTRIES, **errors(401, 404)}),
+    extend_schema(
+        methods=["POST"],
+        request=ENTRY_INPUT,
+        examples=examples(lambda a: a.entry_examples),
+        responses={201: ENTRY_APPENDED, **errors(400, 401, 403, 404, 409, 413, 429)},
+    ),
+]
+UNDO_SCHEMA = [
+    extend_schema(request=None, responses={200: GAME_DETAIL, **errors(401, 403, 404, 409, 429)})
+]
+ENTRY_SCHEMA = [
+    extend_schema(methods=["GET"], parameters=[NUMBER], responses={200: ENTRY, **errors(401, 404)}),
+    extend_schema(
+        methods=["PUT"],
+        parameters=[NUMBER],
+        request=ENTRY_INPUT,
+        examples=examples(lambda a: a.entry_examples),
+        responses={200: GAME_DETAIL, **errors(400, 401, 403, 404, 409, 413, 429)},
+    ),
+]
+
+
+def _documented(schemas: list[Any]) -> Any:
+    def decorate(view: Any) -> Any:
+        for schema in reversed(schemas):
+            view = schema(view)
+        return view
+
+    return decorate
+
+
 @extend_schema_view(
     list=extend_schema(responses={200: GameListSerializer(many=True), **errors(400, 401, 404)}),
-    retrieve=extend_schema(responses={200: GameDetailSerializer, **errors(401, 404)}),
+    retrieve=extend_schema(responses={200: GAME_DETAIL, **errors(401, 404)}),
     partial_update=extend_schema(
         request=GameUpdateSerializer,
-        responses={200: GameDetailSerializer, **errors(400, 401, 403, 404, 413, 429)},
+        responses={200: GAME_DETAIL, **errors(400, 401, 403, 404, 413, 429)},
     ),
     destroy=extend_schema(responses={204: None, **errors(401, 403, 404, 429)}),
 )
@@ -240,8 +320,9 @@ class GameViewSet(
     mixins.DestroyModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Games, recorded round by round (every round checked and scored by the rules engine) or
-    by final tableaux (scorepad mode). Only the owner (or staff) changes a game."""
+    """Games of every type (`game_type`), recorded entry by entry (every entry checked and
+    scored by the game's rules engine) or, for a game that has one, by its final sheet
+    (scorepad mode). Only the owner (or staff) changes a game."""
 
     permission_classes = [*viewsets.GenericViewSet.permission_classes, OwnerOrStaffWrites]
     filterset_class = GameFilter
@@ -251,7 +332,8 @@ class GameViewSet(
         if self.action == "list":
             return selectors.game_list()
         if self.request.method not in ("GET", "HEAD", "OPTIONS"):
-            return selectors.game_for_write()  # the services re-read it under a lock
+            # The services re-read it under a lock; its type picks the shapes of the body.
+            return selectors.game_for_write().only("id", "owner_id", "game_type")
         return selectors.game_detail_queryset()
 
     def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
@@ -263,11 +345,13 @@ class GameViewSet(
             return GameListSerializer
         if self.action == "partial_update":
             return GameUpdateSerializer
-        return GameDetailSerializer
+        return GameListSerializer  # only the list uses it; the rest answer with _detail
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(_shown(self.get_object()))
 
     def _detail(self, game: Game, code: int = status.HTTP_200_OK) -> Response:
-        game = selectors.game_detail_queryset().get(pk=game.pk)
-        return Response(GameDetailSerializer(game).data, status=code)
+        return Response(_shown(selectors.game_detail_queryset().get(pk=game.pk)), status=code)
 
     def perform_destroy(self, instance: Game) -> None:
         services.game_delete(game=instance)  # statistics and ratings follow
@@ -276,20 +360,22 @@ class GameViewSet(
         return self.get_object()  # runs the object permission check (owner or staff)
 
     @extend_schema(
-        request=GameCreateSerializer,
-        responses={201: GameDetailSerializer, **errors(400, 401, 413, 429)},
+        request=GAME_CREATE,
+        examples=examples(lambda a: a.create_examples),
+        responses={201: GAME_DETAIL, **errors(400, 401, 413, 429)},
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Start a game: players in seat order, teams, first player, deck, and the deal if the
-        table recorded it."""
-        data = _valid(GameCreateSerializer, request)
+        """Start a game: `game_type` (left out: `pot-de-vin`), players in seat order, first
+        player, and what the game itself takes (Pot de Vin: teams, deck, the deal if the table
+        recorded it; Complots: the variant)."""
+        serializer = _validated(api_for(_body_game_type(request)).create, request)
+        data = serializer.validated_data
         # One transaction: players created by name are not kept when the engine refuses the game.
         with transaction.atomic():
             game = services.game_create(
                 **_game_meta(request, data),
                 first_player=data["first_player"],
-                hands=data.get("hands"),
-                trump_pile=data.get("trump_pile"),
+                **serializer.game_args(),
             )
         return self._detail(game, status.HTTP_201_CREATED)
 
@@ -301,19 +387,23 @@ class GameViewSet(
         return self._detail(game)
 
     @extend_schema(
-        request=ScorepadCreateSerializer,
-        responses={201: GameDetailSerializer, **errors(400, 401, 413, 429)},
+        request=GAME_SCOREPAD,
+        responses={201: GAME_DETAIL, **errors(400, 401, 413, 429)},
     )
     @action(detail=False, methods=["post"])
     def scorepad(self, request: Request) -> Response:
-        """Record a finished game by its final tableaux only (no rounds), scored with the same
-        rules and tie-breaks as a replayed game."""
-        data = _valid(ScorepadCreateSerializer, request)
+        """Record a finished game by its final sheet only (no entries), scored with the same
+        rules and tie-breaks as a replayed game (Pot de Vin: the final tableaux). A game without
+        a scorepad mode is 400 `no_scorepad`."""
+        game_type = _body_game_type(request)
+        shapes = api_for(game_type).scorepad
+        plugin = plugin_for(game_type)
+        if shapes is None or not plugin.engine.info.scorepad:
+            raise RecordError("no_scorepad", f"{plugin.label} games are recorded entry by entry")
+        serializer = _validated(shapes, request)
         with transaction.atomic():  # as in create: a refused game keeps no new player
             game = services.scorepad_game_create(
-                **_game_meta(request, data),
-                tableaux=[dict(t) for t in data["tableaux"]],
-                jokers=data.get("jokers"),
+                **_game_meta(request, serializer.validated_data), **serializer.game_args()
             )
         return self._detail(game, status.HTTP_201_CREATED)
 
@@ -324,15 +414,16 @@ class GameViewSet(
     )
     @action(detail=False, methods=["post"], url_path="import")
     def import_logs(self, request: Request) -> Response:
-        """Create games from `potdevin-log/1` documents: finished when the log is complete, in
-        progress otherwise. All or nothing: an impossible document stores nothing and the error
-        says which (`index`)."""
+        """Create games from log documents of any game (its engine chosen by `format`):
+        finished when the log is complete, in progress otherwise. All or nothing: an impossible
+        document stores nothing and the error says which (`index`)."""
         documents = log_documents(request.data, MAX_IMPORT_DOCUMENTS)
         games = services.game_import(owner=request.user, documents=documents)
         body = {
             "games": [
                 {
                     "id": g.pk,
+                    "game_type": g.game_type,
                     "status": g.status,
                     "player_count": g.player_count,
                     "winners": (g.result or {}).get("winners", []),
@@ -342,28 +433,30 @@ class GameViewSet(
         }
         return Response(body, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: LogDocumentSerializer, **errors(401, 404, 409)})
+    @extend_schema(responses={200: GAME_LOG, **errors(401, 404, 409)})
     @action(detail=True, methods=["get"])
     def log(self, request: Request, pk: str) -> Response:
-        """The game as a `potdevin-log/1` document, which re-imports to the same result."""
+        """The game as its engine's log document (`potdevin-log/1`, `complots-log/1`), which
+        re-imports to the same result."""
         return Response(services.game_export_log(game=self.get_object()))
 
     @extend_schema(
-        request=FinishSerializer,
-        responses={200: GameDetailSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
+        request=GAME_FINISH,
+        responses={200: GAME_DETAIL, **errors(400, 401, 403, 404, 409, 413, 429)},
     )
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, pk: str) -> Response:
-        """Finish a complete game, optionally with an explicit Joker placement (D5). A finished
-        game is read-only until reopened."""
+        """Finish a complete game (409 `game_incomplete` otherwise), with the game's end choices
+        if it has any (Pot de Vin: an explicit Joker placement, D5; Complots: none, a game is
+        complete when one player is left). A finished game is read-only until reopened."""
         game = self._game_for_write()
-        data = _valid(FinishSerializer, request)
-        services.game_finish(game=game, jokers=data.get("jokers"))
+        serializer = _validated(api_for(game.game_type).finish, request)
+        services.game_finish(game=game, finish=serializer.finish_data())
         return self._detail(game)
 
     @extend_schema(
         request=None,
-        responses={200: GameDetailSerializer, **errors(401, 403, 404, 409, 429)},
+        responses={200: GAME_DETAIL, **errors(401, 403, 404, 409, 429)},
     )
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, pk: str) -> Response:
@@ -371,72 +464,89 @@ class GameViewSet(
         services.game_reopen(game=self._game_for_write())
         return self._detail(self.get_object())
 
-    @extend_schema(
-        methods=["GET"],
-        responses={200: RoundSerializer(many=True), **errors(401, 404)},
-    )
-    @extend_schema(
-        methods=["POST"],
-        request=RoundInputSerializer,
-        examples=[ROUND_EXAMPLE],
-        responses={
-            201: RoundAppendResponseSerializer,
-            **errors(400, 401, 403, 404, 409, 413, 429),
-        },
-    )
+    # --- entries: rounds, turns ---------------------------------------------------------------
+
     # A plain list, neither paginated nor filtered (the schema said both).
+    @_documented(ENTRIES_SCHEMA)
     @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def rounds(self, request: Request, pk: str) -> Response:
-        """GET: the rounds in order. POST: append the next round; the engine checks it against
-        the game so far (an impossible round gets its error code, round and seat, and nothing
-        is stored), and the response has the standings after it."""
+        """GET: the entries (rounds, turns) in order. POST: append the next one; the engine
+        checks it against the game so far (an impossible entry gets its error code, round (and
+        turn) and seat, and nothing is stored), and the response has the entry, under the
+        game's `entry_name` (`round`, `turn`), and the standings after it."""
+        return self._entries(request)
+
+    @_documented(ENTRIES_SCHEMA)
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
+    def turns(self, request: Request, pk: str) -> Response:
+        """The same as `/rounds/`, named for games played turn by turn (Complots)."""
+        return self._entries(request)
+
+    def _entries(self, request: Request) -> Response:
         if request.method == "GET":
-            game = self.get_object()
-            return Response(RoundSerializer(game.rounds.order_by("number"), many=True).data)
+            return Response(entries_of(self.get_object()))
         game = self._game_for_write()
-        serializer = RoundInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        serializer = _validated(api_for(game.game_type).entry, request)
         game, stored = services.round_append(
             game=game,
-            round_data=serializer.round_data(),
+            round_data=serializer.entry_data(),
             number=serializer.validated_data.get("number"),
         )
-        body = {"round": RoundSerializer(stored).data, "result": game.result}
+        entry_name = plugin_for(game.game_type).engine.info.entry_name
+        body = {entry_name: {"number": stored.number, **stored.data}, "result": game.result}
         return Response(body, status=status.HTTP_201_CREATED)
 
-    @extend_schema(
-        request=None,
-        responses={200: GameDetailSerializer, **errors(401, 403, 404, 409, 429)},
-    )
+    @_documented(UNDO_SCHEMA)
     @action(detail=True, methods=["delete"], url_path="rounds/last")
     def undo(self, request: Request, pk: str) -> Response:
-        """Undo the last round."""
+        """Undo the last entry."""
+        return self._undo()
+
+    @_documented(UNDO_SCHEMA)
+    @action(detail=True, methods=["delete"], url_path="turns/last")
+    def undo_turn(self, request: Request, pk: str) -> Response:
+        """Undo the last turn (the same as `DELETE /rounds/last/`)."""
+        return self._undo()
+
+    def _undo(self) -> Response:
         services.round_undo(game=self._game_for_write())
         return self._detail(self.get_object())
 
-    @extend_schema(
-        methods=["GET"],
-        parameters=[OpenApiParameter("number", int, OpenApiParameter.PATH)],
-        responses={200: RoundSerializer, **errors(401, 404)},
-    )
-    @extend_schema(
-        methods=["PUT"],
-        parameters=[OpenApiParameter("number", int, OpenApiParameter.PATH)],
-        request=RoundInputSerializer,
-        responses={200: GameDetailSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
-    )
+    @_documented(ENTRY_SCHEMA)
     @action(detail=True, methods=["get", "put"], url_path=r"rounds/(?P<number>[0-9]{1,4})")
     def round(self, request: Request, pk: str, number: str) -> Response:
-        """GET: one round. PUT: correct it; every later round is checked again, and if that
-        makes the log impossible nothing changes and the error names the round that broke."""
+        """GET: one entry. PUT: correct it; every later entry is checked again, and if that
+        makes the log impossible nothing changes and the error names the entry that broke."""
+        return self._entry(request, int(number))
+
+    @_documented(ENTRY_SCHEMA)
+    @action(detail=True, methods=["get", "put"], url_path=r"turns/(?P<number>[0-9]{1,4})")
+    def turn(self, request: Request, pk: str, number: str) -> Response:
+        """The same as `/rounds/{number}/`, named for games played turn by turn."""
+        return self._entry(request, int(number))
+
+    def _entry(self, request: Request, number: int) -> Response:
         if request.method == "GET":
-            game = self.get_object()
-            return Response(RoundSerializer(get_object_or_404(game.rounds, number=number)).data)
+            stored = get_object_or_404(self.get_object().rounds, number=number)
+            return Response({"number": stored.number, **stored.data})
         game = self._game_for_write()
-        serializer = RoundInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.round_correct(game=game, number=int(number), round_data=serializer.round_data())
+        serializer = _validated(api_for(game.game_type).entry, request)
+        services.round_correct(game=game, number=number, round_data=serializer.entry_data())
         return self._detail(game)
+
+
+def _shown(game: Game) -> dict[str, Any]:
+    """A game as its own detail shows it."""
+    data: dict[str, Any] = api_for(game.game_type).detail(game).data
+    return data
+
+
+def _body_game_type(request: Request) -> Any:
+    """The game a create request is about: its `game_type`, or the default game."""
+    data = request.data
+    if isinstance(data, dict):
+        return data.get("game_type", default_game_type())
+    return default_game_type()
 
 
 def _game_meta(request: Request, data: dict[str, Any]) -> dict[str, Any]:
@@ -444,8 +554,6 @@ def _game_meta(request: Request, data: dict[str, Any]) -> dict[str, Any]:
     return {
         "owner": request.user,
         "players": services.players_resolve(data["players"], created_by=request.user),
-        "deck": data.get("deck") or services.deck_default(),
-        "teams": data.get("teams"),
         "played_on": data.get("played_on"),
         "location": data.get("location", ""),
         "notes": data.get("notes", ""),
@@ -453,9 +561,13 @@ def _game_meta(request: Request, data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _validated(serializer_class: type[Any], request: Request, **kwargs: Any) -> Any:
+    serializer = serializer_class(data=request.data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer
+
+
 def _valid(
     serializer_class: type[serializers.Serializer], request: Request, **kwargs: Any
 ) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    return dict(_validated(serializer_class, request, **kwargs).validated_data)

@@ -14,32 +14,68 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.serializers import IMPORT_REQUEST_SCHEMA, MAX_IMPORT_DOCUMENTS, log_documents
-from games.api.views import errors
-from games.models import GAME_TYPES, Deck
+from games.models import Edition
+from games.plugins import game_types
+from potdevin_site.api_common import errors
 from potdevin_site.permissions import OwnerOrStaffWrites
 from scoring import jobs
+from scoring.engine import get_engine
 from scoring.models import Job
 
 # A background import takes more than a direct one, which must answer within one request.
 MAX_JOB_DOCUMENTS = 20 * MAX_IMPORT_DOCUMENTS
 
 
+def _game_with_decks() -> str:
+    return next(t for t in game_types() if get_engine(t).info.edition_log_key == "deck")
+
+
 class RescoreRequestSerializer(serializers.Serializer):
-    game_type = serializers.ChoiceField(choices=GAME_TYPES, required=False)
-    deck = serializers.SlugRelatedField(
-        slug_field="key",
-        queryset=Deck.objects.all(),
+    game_type = serializers.ChoiceField(choices=(), required=False)
+    edition = serializers.SlugField(
+        required=False, help_text="Only games that use this edition of `game_type`."
+    )
+    new_edition = serializers.SlugField(
         required=False,
-        help_text="Only games that use this deck version.",
+        help_text="Re-score with this edition of `game_type`; the games use it from then on.",
+    )
+    deck = serializers.SlugField(
+        required=False, help_text="Pot de Vin: only games that use this deck version."
+    )
+    new_deck = serializers.SlugField(
+        required=False,
+        help_text="Pot de Vin: re-score with this deck version; the games use it from then on.",
     )
     date_from = serializers.DateField(required=False)
     date_to = serializers.DateField(required=False)
-    new_deck = serializers.SlugRelatedField(
-        slug_field="key",
-        queryset=Deck.objects.all(),
-        required=False,
-        help_text="Re-score with this deck version; the games use it from then on.",
-    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game_type"].choices = game_types()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # `deck`/`new_deck` name the editions of the game whose logs call them decks (Pot de
+        # Vin), kept for its clients.
+        game_type = attrs.get("game_type")
+        if attrs.get("deck") or attrs.get("new_deck"):
+            decks = _game_with_decks()
+            if game_type not in (None, decks):
+                raise ValidationError({"deck": [f"decks are {decks} editions"]})
+            game_type = decks
+        out: dict[str, Any] = {"game_type": game_type}
+        for name, alias in (("edition", "deck"), ("new_edition", "new_deck")):
+            key = attrs.get(name) or attrs.get(alias)
+            if not key:
+                continue
+            if game_type is None:
+                raise ValidationError({"game_type": [f"`{name}` needs the game type"]})
+            found = Edition.objects.filter(game_type=game_type, key=key).first()
+            if found is None:
+                field = alias if attrs.get(alias) else name
+                raise ValidationError({field: [f"Object with key={key} does not exist."]})
+            out[name] = found
+        out.update({k: attrs[k] for k in ("date_from", "date_to") if k in attrs})
+        return out
 
 
 class JobFailureSerializer(serializers.Serializer):
@@ -49,6 +85,9 @@ class JobFailureSerializer(serializers.Serializer):
     message = serializers.CharField()
     round = serializers.IntegerField(allow_null=True, required=False)
     seat = serializers.IntegerField(allow_null=True, required=False)
+    turn = serializers.IntegerField(
+        required=False, help_text="Games logged turn by turn (Complots): the turn."
+    )
 
 
 class WinnersChangedSerializer(serializers.Serializer):
@@ -130,8 +169,8 @@ class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 )
 class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
     """Re-score stored games (staff only): all, or those matching a filter, optionally with
-    another deck version. The job runs on the workers in batches; poll it for progress,
-    failures (game and engine error code) and the games whose winners changed."""
+    another edition (Pot de Vin: deck version). The job runs on the workers in batches; poll it
+    for progress, failures (game and engine error code) and the games whose winners changed."""
 
     kind = Job.Kind.RESCORE
     permission_classes = [*viewsets.GenericViewSet.permission_classes, IsAdminUser]
@@ -155,7 +194,7 @@ class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
     ),
 )
 class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
-    """Import many `potdevin-log/1` documents in the background. Each document stands alone:
+    """Import many game logs (any game, by `format`) in the background. Each document stands alone:
     an impossible one is listed in `failures` (its index and the engine's error), the others
     become games."""
 

@@ -1,68 +1,51 @@
-"""Statistics and ratings over the API: a player's statistics, head-to-head and rating history,
-and the leaderboard. Reads of materialized rows (scoring.selectors); no write here."""
+"""Statistics and ratings over the API, per game type (``?game_type=``, default pot-de-vin): a
+player's statistics, head-to-head and rating history, and the leaderboard. Reads of
+materialized rows (scoring.selectors); no write here.
+
+A player's statistics have the figures every game has, then the game's own (its plugin's
+statistics module: ``scoring.stats.games``); the schema documents one body per game type."""
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import PlayerRefSerializer
-from games.api.views import errors
 from games.models import Player
+from potdevin_site.api_common import (
+    PlayerRefSerializer,
+    errors,
+    game_type_parameter,
+    game_type_query,
+)
 from scoring import selectors
-from scoring.engine.potdevin.cards import GUILDS
 from scoring.models import HeadToHead, Rating, RatingHistory
-from scoring.models.stats import PLAYER_COUNTS
+from scoring.stats.games import game_stats, known_game_types
 
 PLAYER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Player id.")
 
 
-class NegativeColumnsSerializer(serializers.Serializer):
-    """Per guild, in how many games the column counted for the player scored below zero."""
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        return {g: serializers.IntegerField(min_value=0) for g in GUILDS}
-
-
 class BucketStatsSerializer(serializers.Serializer):
-    """A player's statistics over a set of games. In team play score and rank are the team's."""
+    """A player's statistics over a set of games: the figures every game has. In team play
+    score and rank are the team's."""
 
     games = serializers.IntegerField()
     wins = serializers.FloatField(help_text="A first place shared by k players or teams is 1/k.")
     win_rate = serializers.FloatField(allow_null=True, help_text="wins / games; null: no game.")
-    average_score = serializers.FloatField(allow_null=True)
+    average_score = serializers.FloatField(
+        allow_null=True, help_text="Null: no game, or a game without scores (ranks only)."
+    )
     best_score = serializers.IntegerField(allow_null=True)
     worst_score = serializers.IntegerField(allow_null=True)
     average_rank = serializers.FloatField(allow_null=True, help_text="1 is first.")
-    logged_games = serializers.IntegerField(
-        help_text="Games logged round by round: the ones rounds_won and gems_paid count "
-        "(scorepad games record neither)."
-    )
-    rounds_won = serializers.IntegerField(help_text="Total, over the logged games.")
-    gems_paid = serializers.IntegerField(help_text="Total, over the logged games.")
-    gems_won = serializers.IntegerField(help_text="Total.")
-    pot_de_vin_sweeps = serializers.IntegerField(
-        help_text="Games where the player's own tableau held all four Pot de Vin cards."
-    )
-    negative_columns = NegativeColumnsSerializer(
-        help_text="Per guild, games where the player's counted column scored below zero (in "
-        "team play, only the columns of this player that counted for the team)."
-    )
-    revokes = serializers.IntegerField(help_text="Revokes found after the fact (rules D4).")
-
-
-class PlayerCountStatsSerializer(serializers.Serializer):
-    """Statistics by number of players at the table."""
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        return {str(n): BucketStatsSerializer() for n in PLAYER_COUNTS}
 
 
 class HeadToHeadSerializer(serializers.Serializer):
@@ -80,24 +63,82 @@ class RatingSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="Rated games.")
 
 
-class PlayerStatsSerializer(BucketStatsSerializer):
-    """All finished games of the player, then the same by player count and by individual or
-    team play; head-to-head, winning streaks and the current skill rating."""
+class GameTypeGamesSerializer(serializers.Serializer):
+    game_type = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment] # a field, not Field.label
+    games = serializers.IntegerField(help_text="The player's finished games of this type.")
 
-    player = PlayerRefSerializer()
-    current_streak = serializers.IntegerField(
-        help_text="Games won in a row up to the last one (a shared first place counts)."
+
+def _camel(game_type: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", game_type) if part)
+
+
+@cache
+def bucket_serializer(game_type: str) -> type[serializers.Serializer]:
+    """The statistics of one bucket of ``game_type``: the generic figures, then the game's."""
+    return type(
+        f"{_camel(game_type)}BucketStatsSerializer",
+        (BucketStatsSerializer,),
+        {
+            **game_stats(game_type).api_fields(),
+            "__module__": __name__,
+            "__doc__": f"A player's {game_stats(game_type).label} statistics over a set of games.",
+        },
     )
-    longest_streak = serializers.IntegerField()
-    by_player_count = PlayerCountStatsSerializer()
-    individual = BucketStatsSerializer(help_text="Games without teams.")
-    team = BucketStatsSerializer(help_text="Team games.")
-    head_to_head = HeadToHeadSerializer(
-        many=True,
-        help_text=f"The {selectors.HEAD_TO_HEAD_IN_STATS} opponents met most; every opponent: "
-        "/api/players/{id}/head-to-head/.",
+
+
+@cache
+def player_stats_serializer(game_type: str) -> type[serializers.Serializer]:
+    """The body of ``GET /api/players/{id}/stats/?game_type=<game_type>``."""
+    stats = game_stats(game_type)
+    bucket = bucket_serializer(game_type)
+    by_count = type(
+        f"{_camel(game_type)}PlayerCountStatsSerializer",
+        (serializers.Serializer,),
+        {
+            **{str(n): bucket() for n in stats.player_counts},
+            "__module__": __name__,
+            "__doc__": "Statistics by number of players at the table.",
+        },
     )
-    rating = RatingSerializer(allow_null=True, help_text="Null until the player is rated.")
+    return type(
+        f"{_camel(game_type)}PlayerStatsSerializer",
+        (bucket,),
+        {
+            "player": PlayerRefSerializer(),
+            "current_streak": serializers.IntegerField(
+                help_text="Games won in a row up to the last one (a shared first place counts)."
+            ),
+            "longest_streak": serializers.IntegerField(),
+            "by_player_count": by_count(),
+            "individual": bucket(help_text="Games without teams."),
+            "team": bucket(help_text="Team games."),
+            "head_to_head": HeadToHeadSerializer(
+                many=True,
+                help_text=f"The {selectors.HEAD_TO_HEAD_IN_STATS} opponents met most; every "
+                "opponent: /api/players/{id}/head-to-head/.",
+            ),
+            "rating": RatingSerializer(
+                allow_null=True, help_text="Null until the player is rated."
+            ),
+            "game_types": GameTypeGamesSerializer(
+                many=True,
+                help_text="Every game type the player has finished games of (any ?game_type=).",
+            ),
+            "__module__": __name__,
+            "__doc__": f"All finished {stats.label} games of the player, then the same by player "
+            "count and by individual or team play; head-to-head, winning streaks and the "
+            f"current {stats.label} skill rating.",
+        },
+    )
+
+
+def _player_stats_schema() -> PolymorphicProxySerializer:
+    return PolymorphicProxySerializer(
+        component_name="PlayerStats",
+        serializers=[player_stats_serializer(g)() for g in known_game_types()],
+        resource_type_field_name=None,
+    )
 
 
 class LeaderboardEntrySerializer(serializers.Serializer):
@@ -140,67 +181,76 @@ def _player(kwargs: dict[str, Any]) -> Player:
 
 
 class PlayerStatsView(APIView):
-    """A player's statistics over their finished games, kept up to date as games are finished,
-    corrected, re-scored or deleted."""
+    """A player's statistics over their finished games of one game type, kept up to date as
+    games are finished, corrected, re-scored or deleted; and the game types they played."""
 
     @extend_schema(
         operation_id="player_stats",
-        parameters=[PLAYER_ID],
-        responses={200: PlayerStatsSerializer, **errors(401, 404)},
+        parameters=[PLAYER_ID, game_type_parameter("The game type of the statistics.")],
+        responses={200: _player_stats_schema(), **errors(400, 401, 404)},
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
-        return Response(selectors.player_stats(player=_player(kwargs)))
+        game_type = game_type_query(request)
+        return Response(selectors.player_stats(player=_player(kwargs), game_type=game_type))
 
 
 class PlayerHeadToHeadView(generics.GenericAPIView):
-    """The player against every opponent met (teammates are not opponents), the most met
-    first."""
+    """The player against every opponent met at one game type (teammates are not opponents),
+    the most met first."""
 
     serializer_class = HeadToHeadSerializer
     queryset = HeadToHead.objects.none()  # for the schema: get() reads through the selector
 
     @extend_schema(
         operation_id="player_head_to_head",
-        parameters=[PLAYER_ID],
+        parameters=[PLAYER_ID, game_type_parameter()],
         responses={200: HeadToHeadSerializer(many=True), **errors(400, 401, 404)},
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(selectors.head_to_head(player=_player(kwargs)))
+        game_type = game_type_query(request)
+        rows = selectors.head_to_head(player=_player(kwargs), game_type=game_type)
+        page = self.paginate_queryset(rows)
         return self.get_paginated_response(selectors.head_to_head_entries(page))
 
 
 class PlayerRatingsView(generics.GenericAPIView):
-    """The player's skill rating after each rated game, oldest first."""
+    """The player's skill rating at one game type after each rated game, oldest first."""
 
     serializer_class = RatingHistoryEntrySerializer
     queryset = RatingHistory.objects.none()  # for the schema: get() reads through the selector
 
     @extend_schema(
         operation_id="player_ratings",
-        parameters=[PLAYER_ID],
+        parameters=[PLAYER_ID, game_type_parameter()],
         responses={200: RatingHistoryEntrySerializer(many=True), **errors(400, 401, 404)},
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(selectors.rating_history_pages(player=_player(kwargs)))
+        game_type = game_type_query(request)
+        rows = selectors.rating_history_pages(player=_player(kwargs), game_type=game_type)
+        page = self.paginate_queryset(rows)
         return self.get_paginated_response(selectors.rating_history_entries(page))
 
 
 class LeaderboardView(generics.GenericAPIView):
-    """Players by skill rating (openskill Plackett-Luce over free-for-all and team games, ties
-    included, in date order), the best ordinal (mu - 3 sigma) first."""
+    """Players by skill rating at one game type (openskill Plackett-Luce over free-for-all and
+    team games, ties included, in date order; each game type rated apart), the best ordinal
+    (mu - 3 sigma) first."""
 
     serializer_class = LeaderboardEntrySerializer
     queryset = Rating.objects.none()  # for the schema: get() reads through the selector
 
     @extend_schema(
         operation_id="leaderboard",
-        parameters=[LeaderboardQuerySerializer],
+        parameters=[LeaderboardQuerySerializer, game_type_parameter()],
         responses={200: LeaderboardEntrySerializer(many=True), **errors(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
+        game_type = game_type_query(request)
         query = LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        ratings = selectors.leaderboard(min_games=query.validated_data["min_games"])
+        ratings = selectors.leaderboard(
+            game_type=game_type, min_games=query.validated_data["min_games"]
+        )
         page = self.paginate_queryset(ratings)
         assert page is not None and self.paginator is not None
         start = self.paginator.page.start_index()  # type: ignore[attr-defined]

@@ -30,9 +30,9 @@ class GameInfo:
     ``setup_keys`` are the log header keys the engine checks at start besides the common
     ``players``, ``teams``, ``first_player``, ``variant`` (when ``variants``) and the edition
     (``edition_log_key``, when ``has_editions``): Pot de Vin's deal; a record stores them as the
-    game's setup, and the others in columns of their own. ``finish_keys`` are end-of-game choices kept in
-    the log (Pot de Vin: the Jokers). ``entries_key`` is the log's list of entries (``rounds``,
-    ``turns``) and ``entry_name`` what one is called (``round``, ``turn``).
+    game's setup, and the others in columns of their own. ``finish_keys`` are end-of-game
+    choices kept in the log (Pot de Vin: the Jokers). ``entries_key`` is the log's list of
+    entries (``rounds``, ``turns``) and ``entry_name`` what one is called (``round``, ``turn``).
     """
 
     game_id: str

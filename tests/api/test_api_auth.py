@@ -161,7 +161,7 @@ def writes(game: Game, hand) -> list[tuple[str, str, dict | None]]:
 
 def game_state(game: Game) -> tuple:
     game = Game.objects.get(pk=game.pk)
-    rounds = list(Round.objects.filter(game=game).values_list("number", "plays"))
+    rounds = list(Round.objects.filter(game=game).values_list("number", "data"))
     return (game.notes, game.status, game.result, rounds)
 
 

@@ -151,7 +151,7 @@ def test_oversized_payload_is_413(api, game, unchanged, settings, hand) -> None:
 
 @pytest.mark.parametrize("size", ["500", "201", "0", "-5", "abc", "99999999999999999999"])
 def test_absurd_page_sizes_are_400(api, game, unchanged, size) -> None:
-    for path in ("/api/games/", "/api/players/", "/api/decks/"):
+    for path in ("/api/games/", "/api/players/", "/api/decks/", "/api/editions/"):
         body = assert_error(api.get(f"{path}?page_size={size}"), 400, "invalid")
         assert "page_size" in body["fields"]
 

@@ -23,8 +23,10 @@ def next_round_candidates(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
     """Two different rounds, each legal as the game's next one (no deal is recorded, so any
     unused cards will do, played in turn from the starter; nobody passes)."""
     game.refresh_from_db()
-    rounds = list(Round.objects.filter(game=game).order_by("number"))
-    used = {r.trump for r in rounds} | {p["card"] for r in rounds for p in r.plays if "card" in p}
+    rounds = [r.data for r in Round.objects.filter(game=game).order_by("number")]
+    used = {r["trump"] for r in rounds} | {
+        p["card"] for r in rounds for p in r["plays"] if "card" in p
+    }
     unused = [c for c in CARDS if c not in used]
     starter = game.result["rounds"][-1]["winner"] if rounds else game.first_player
     seats = [(starter + k) % game.player_count for k in range(game.player_count)]
@@ -79,12 +81,9 @@ def test_two_clients_race_for_each_round(live_server, user, token, make_game) ->
         lost = next(r for r in responses if r.status_code == 409).json()
         assert lost["code"] == "round_conflict" and lost["round"] == number
         assert won["round"]["number"] == number
-        stored = Round.objects.get(game=game, number=number)
-        assert {"trump": stored.trump, "plays": stored.plays} in (first, second)
-        assert {"trump": stored.trump, "plays": stored.plays} == {
-            "trump": won["round"]["trump"],
-            "plays": won["round"]["plays"],
-        }
+        stored = Round.objects.get(game=game, number=number).data
+        assert stored in (first, second)
+        assert stored == {"trump": won["round"]["trump"], "plays": won["round"]["plays"]}
         assert Round.objects.filter(game=game).count() == number
     game.refresh_from_db()
     assert game.result["rounds_played"] == RACES
@@ -116,5 +115,36 @@ def test_many_clients_append_without_numbers(live_server, user, token, make_game
     assert [r.status_code for r in responses] == [201, 201, 201], [r.text for r in responses]
     numbers = sorted(r.json()["round"]["number"] for r in responses)
     assert numbers == [1, 2, 3]
-    stored = {(r.trump, r.plays[0]["card"]) for r in Round.objects.filter(game=game)}
+    stored = {
+        (r.data["trump"], r.data["plays"][0]["card"]) for r in Round.objects.filter(game=game)
+    }
     assert stored == {("A4", "A7"), ("A5", "A8"), ("A6", "A9")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_clients_race_for_each_turn(live_server, user, token, make_complots) -> None:
+    """The same for Complots turns: one client takes income, the other foreign aid, as the same
+    turn; exactly one is stored, the other gets 409 round_conflict."""
+    game = make_complots(players=["Ada", "Bea", "Cy"], first_player=1, variant="ambassador")
+    url = f"{live_server.url}/api/games/{game.pk}/turns/"
+    for number in range(1, RACES + 1):
+        # Nobody loses an influence: the seats play in turn clockwise from seat 1, and nobody
+        # reaches the 10 coins that force a coup (at most 2 + 2 * 2 = 6 after 5 turns).
+        actor = (1 + number - 1) % 3
+        first = {"actor": actor, "action": "income"}
+        second = {"actor": actor, "action": "foreign_aid"}
+        responses = race(url, token, [{"number": number, **first}, {"number": number, **second}])
+        statuses = sorted(r.status_code for r in responses)
+        bodies = [r.text for r in responses]
+        assert statuses == [201, 409], bodies
+        assert all("database is locked" not in b for b in bodies)
+        won = next(r for r in responses if r.status_code == 201).json()
+        lost = next(r for r in responses if r.status_code == 409).json()
+        assert lost["code"] == "round_conflict" and lost["round"] == number
+        assert won["turn"]["number"] == number
+        stored = Round.objects.get(game=game, number=number).data
+        assert stored in (first, second)
+        assert {"number": number, **stored} == won["turn"]
+        assert Round.objects.filter(game=game).count() == number
+    game.refresh_from_db()
+    assert game.result["turns_played"] == RACES

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from games import services
-from games.models import Deck, Game, Player, Round, Seat
+from games.models import Edition, Game, Player, Round, Seat
 from scoring.engine.potdevin.simulate import simulate
 
 pytestmark = pytest.mark.django_db
@@ -120,8 +120,9 @@ def test_deck_create(api, user, standard_deck) -> None:
     created = response.json()
     assert created["key"] == "club-2026" and created["cards"] == cards
     assert created["verified"] is False  # only staff mark a deck verified
-    deck = Deck.objects.get(key="club-2026")
+    deck = Edition.objects.get(game_type="pot-de-vin", key="club-2026")
     assert deck.created_by_id == user.pk and deck.verified is False
+    assert deck.data == cards
 
 
 @pytest.mark.parametrize(
@@ -139,7 +140,7 @@ def test_deck_with_a_bad_layout_is_400_bad_deck(api, standard_deck, change) -> N
     change(cards)
     response = api.post("/api/decks/", {"key": "broken", "cards": cards}, format="json")
     assert_error(response, 400, "bad_deck")
-    assert not Deck.objects.filter(key="broken").exists()
+    assert not Edition.objects.filter(key="broken").exists()
 
 
 def test_deck_with_three_symbols_on_a_card_is_400(api, standard_deck) -> None:
@@ -147,7 +148,7 @@ def test_deck_with_three_symbols_on_a_card_is_400(api, standard_deck) -> None:
     cards["A5"] = ["nobles"] * 3
     response = api.post("/api/decks/", {"key": "broken", "cards": cards}, format="json")
     assert "cards" in assert_error(response, 400, "invalid")["fields"]  # at most 2 symbols
-    assert not Deck.objects.filter(key="broken").exists()
+    assert not Edition.objects.filter(key="broken").exists()
 
 
 def test_deck_key_taken_is_409(api, standard_deck) -> None:
@@ -155,12 +156,12 @@ def test_deck_key_taken_is_409(api, standard_deck) -> None:
     changed["A4"] = ["artists"]
     response = api.post("/api/decks/", {"key": "standard", "cards": changed}, format="json")
     assert_error(response, 409, "deck_exists")
-    assert Deck.objects.get(key="standard").cards == d1_cards()
+    assert Edition.objects.get(game_type="pot-de-vin", key="standard").data == d1_cards()
 
 
 def test_deck_verified_is_set_by_staff_only(api, staff_api, standard_deck) -> None:
     assert_error(api.patch("/api/decks/standard/", {"verified": True}, format="json"), 403)
-    assert Deck.objects.get(key="standard").verified is False
+    assert Edition.objects.get(game_type="pot-de-vin", key="standard").verified is False
     changed = d1_cards()
     changed["A4"] = ["artists"]
     response = staff_api.patch(
@@ -168,9 +169,9 @@ def test_deck_verified_is_set_by_staff_only(api, staff_api, standard_deck) -> No
     )
     assert response.status_code == 200
     assert response.json()["verified"] is True
-    deck = Deck.objects.get(key="standard")
+    deck = Edition.objects.get(game_type="pot-de-vin", key="standard")
     assert deck.verified is True
-    assert deck.cards == d1_cards()  # a version's cards never change
+    assert deck.data == d1_cards()  # a version's cards never change
 
 
 # --- games: create, read, change, delete ------------------------------------------------------
@@ -195,9 +196,24 @@ def test_game_create_by_names_and_ids(api, user, standard_deck) -> None:
     assert [s["seat"] for s in game["seats"]] == [0, 1, 2]
     assert (game["first_player"], game["played_on"], game["location"]) == (2, "2026-05-01", "Club")
     assert game["rounds"] == [] and game["winners"] == []
+    assert game["game_type"] == "pot-de-vin" and game["edition"] == "standard"
+    assert "turns" not in game and "variant" not in game
     assert Player.objects.count() == 3
     assert Game.objects.get(pk=game["id"]).owner_id == user.pk
     assert api.get(f"/api/games/{game['id']}/").json() == game
+
+
+def test_game_create_naming_its_game_type(api, standard_deck) -> None:
+    body = {"game_type": "pot-de-vin", "players": ["Ada", "Bea", "Cy"], "first_player": 0}
+    response = api.post("/api/games/", body, format="json")
+    assert response.status_code == 201, response.content
+    game = response.json()
+    assert game["game_type"] == "pot-de-vin" and game["deck"] == "standard"
+    assert [p["score"] for p in game["result"]["players"]] == [0, 0, 0]
+    # A Complots field means nothing to a Pot de Vin game; its own are checked as always.
+    body = {**body, "players": ["Dev", "Eli", "Flo"], "variant": "inquisitor", "deck": "nope"}
+    response = api.post("/api/games/", body, format="json")
+    assert "deck" in assert_error(response, 400, "invalid")["fields"]
 
 
 def test_game_create_with_the_deal(api, standard_deck) -> None:
@@ -285,8 +301,9 @@ def varied_games(user, make_game, standard_deck):
     g5 = services.scorepad_game_create(
         owner=user,
         players=services.players_resolve(["Ada", "Eli", "Gus"], created_by=user),
-        deck=standard_deck,
-        tableaux=[{**t, "cards": 0} for t in full],
+        game_type="pot-de-vin",
+        edition=standard_deck,
+        sheet=[{**t, "cards": 0} for t in full],
         played_on=datetime.date(2026, 4, 1),
     )
     names = {p.name: p.pk for p in Player.objects.all()}
@@ -396,3 +413,79 @@ def test_me_names_the_linked_player(api, user) -> None:
     ada = Player.objects.create(name="Ada", user=user)
     assert api.get("/api/me/").json()["player"] == ada.pk
     assert Token.objects.filter(user=user).exists()
+
+
+# --- game types and editions ------------------------------------------------------------------
+
+
+def test_game_types_say_how_each_game_is_recorded(api) -> None:
+    body = api.get("/api/game-types/").json()
+    by_type = {g["game_type"]: g for g in body}
+    assert list(by_type) == ["pot-de-vin", "complots"]
+    pot, plot = by_type["pot-de-vin"], by_type["complots"]
+    # Pot de Vin: 3 to 6 players, round by round, decks, a scorepad mode (its rules).
+    assert (pot["entries_key"], pot["entry_name"], pot["log_format"]) == (
+        "rounds",
+        "round",
+        "potdevin-log/1",
+    )
+    assert pot["player_counts"] == [3, 4, 5, 6] and pot["variants"] == []
+    assert (pot["has_editions"], pot["default_edition"], pot["scorepad"]) == (
+        True,
+        "standard",
+        True,
+    )
+    # Complots: 2 to 8 players, turn by turn, the ambassador or the inquisitor (its rules).
+    assert (plot["entries_key"], plot["entry_name"], plot["log_format"]) == (
+        "turns",
+        "turn",
+        "complots-log/1",
+    )
+    assert plot["player_counts"] == [2, 3, 4, 5, 6, 7, 8]
+    assert plot["variants"] == ["ambassador", "inquisitor"]
+    assert plot["default_variant"] == "ambassador"
+    assert (plot["has_editions"], plot["default_edition"], plot["scorepad"]) == (
+        False,
+        None,
+        False,
+    )
+
+
+def test_editions_of_every_game(api, standard_deck) -> None:
+    listed = api.get("/api/editions/").json()
+    assert [(e["game_type"], e["key"]) for e in listed["results"]] == [("pot-de-vin", "standard")]
+    one = api.get("/api/editions/pot-de-vin/standard/").json()
+    assert one["data"] == d1_cards() and one["verified"] is False
+    assert api.get("/api/editions/?game_type=complots").json()["results"] == []
+    assert len(api.get("/api/editions/?game_type=pot-de-vin").json()["results"]) == 1
+    assert_error(api.get("/api/editions/?game_type=chess"), 400, "invalid")
+    assert_error(api.get("/api/editions/complots/standard/"), 404, "not_found")
+    assert_error(api.get("/api/editions/pot-de-vin/nope/"), 404, "not_found")
+
+
+def test_edition_create_and_verify(api, staff_api, user, standard_deck) -> None:
+    cards = d1_cards()
+    cards["A4"] = ["nobles", "artists"]
+    body = {"game_type": "pot-de-vin", "key": "club-2026", "data": cards, "verified": True}
+    response = api.post("/api/editions/", body, format="json")
+    assert response.status_code == 201, response.content
+    created = response.json()
+    assert created["data"] == cards and created["verified"] is False  # staff verify
+    assert Edition.objects.get(game_type="pot-de-vin", key="club-2026").created_by_id == user.pk
+    # A Pot de Vin edition is one of its decks.
+    assert api.get("/api/decks/club-2026/").json()["cards"] == cards
+    assert_error(api.post("/api/editions/", body, format="json"), 409, "deck_exists")
+
+    broken = {**body, "key": "broken", "data": {**cards, "A1": ["nobles"]}}
+    assert_error(api.post("/api/editions/", broken, format="json"), 400, "bad_deck")
+    plot = {"game_type": "complots", "key": "first", "data": {}}
+    assert_error(api.post("/api/editions/", plot, format="json"), 400, "no_editions")
+    chess = {"game_type": "chess", "key": "first", "data": {}}
+    assert_error(api.post("/api/editions/", chess, format="json"), 400, "unknown_game_type")
+    assert Edition.objects.count() == 2
+
+    path = "/api/editions/pot-de-vin/club-2026/"
+    assert_error(api.patch(path, {"verified": True}, format="json"), 403)
+    response = staff_api.patch(path, {"verified": True, "data": d1_cards()}, format="json")
+    assert response.status_code == 200 and response.json()["verified"] is True
+    assert Edition.objects.get(game_type="pot-de-vin", key="club-2026").data == cards

@@ -31,11 +31,8 @@ def assert_error(response, status: int, code: str | None = None, **where: Any) -
 
 
 def rounds_of(game_id: int) -> list[tuple[int, str, list]]:
-    return list(
-        Round.objects.filter(game_id=game_id)
-        .order_by("number")
-        .values_list("number", "trump", "plays")
-    )
+    rows = Round.objects.filter(game_id=game_id).order_by("number").values_list("number", "data")
+    return [(number, data["trump"], data["plays"]) for number, data in rows]
 
 
 def create_from_log(api, log: dict[str, Any]) -> int:
@@ -226,7 +223,7 @@ def test_finish_with_a_joker_placement(api, standard_deck) -> None:
     )
     assert_error(response, 400, "bad_joker_placement", seat=0)
     assert Game.objects.get(pk=game_id).status == "in_progress"
-    assert Game.objects.get(pk=game_id).jokers is None
+    assert Game.objects.get(pk=game_id).finish is None
 
     response = api.post(
         f"/api/games/{game_id}/finish/", {"jokers": {"0": ["knights"]}}, format="json"

@@ -6,8 +6,9 @@ response must be no server error, have a documented status code and content type
 that matches the schema.
 
 Each operation is one test, on a database of its own (``db``: one transaction, rolled back
-after the test), filled with players, games in progress, finished and scorepad games whose ids
-start at 1, so that the small ids schemathesis likes to try name real records.
+after the test), filled with players, Pot de Vin games in progress, finished and scorepad, and
+Complots games in progress and finished, whose ids start at 1, so that the small ids
+schemathesis likes to try name real records.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from games import services
-from games.models import Deck, Game, Player, Round, Seat
+from games.models import Edition, Game, Player, Round, Seat
 from potdevin_site.wsgi import application
+from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate
 
 MAX_EXAMPLES = 25
@@ -49,8 +51,9 @@ CONFIG = schemathesis.Config.from_dict(
         "phases": {"stateful": {"enabled": False}},
         # Random ids are almost never those of a stored record: most requests name one.
         "dictionaries": {
-            "ids": {"values": [1, 2, 3, 4, 5, 6, 7]},
+            "ids": {"values": [1, 2, 3, 4, 5, 6, 7, 8]},
             "round_numbers": {"values": [1, 2, 3, 4, 5]},
+            "game_types": {"values": ["pot-de-vin", "complots"]},
             "deck_keys": {"values": ["standard"]},
         },
         "parameters": {
@@ -58,6 +61,7 @@ CONFIG = schemathesis.Config.from_dict(
             "path.number": {"dictionary": "round_numbers", "probability": 0.8},
             "path.key": {"dictionary": "deck_keys", "probability": 0.5},
             "query.player": {"dictionary": "ids", "probability": 0.5},
+            "path.game_type": {"dictionary": "game_types", "probability": 0.8},
         },
     }
 )
@@ -104,9 +108,9 @@ def wsgi_in_test_transaction() -> Iterator[None]:
 
 
 @pytest.fixture
-def api_records(db: None, user: Any, other_user: Any, standard_deck: Deck, throttle_rates):
-    """Players 1..7, games 1..6 (in progress with rounds, finished, scorepad, another user's),
-    and the owner's token header."""
+def api_records(db: None, user: Any, other_user: Any, standard_deck: Edition, throttle_rates):
+    """Players 1..7, Pot de Vin games 1..6 (in progress with rounds, finished, scorepad, another
+    user's), Complots games 7 (in progress) and 8 (finished), and the owner's token header."""
     # Thousands of requests in a few seconds: no throttle may answer 429 instead of the API.
     scopes = django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     throttle_rates(**dict.fromkeys(scopes, "1000000/min"))
@@ -123,7 +127,11 @@ def api_records(db: None, user: Any, other_user: Any, standard_deck: Deck, throt
     import_one(user, partial(simulate(3, seed=51, names=names[:3]), 4))  # 1: 4 rounds played
     import_one(user, simulate(4, seed=52, teams=True, names=names[:4]))  # 2: finished, teams
     services.game_create(  # 3: no round yet
-        owner=user, players=players[2:7], deck=standard_deck, first_player=0
+        owner=user,
+        players=players[2:7],
+        game_type="pot-de-vin",
+        edition=standard_deck,
+        first_player=0,
     )
     zeros = dict.fromkeys(
         ("nobles", "artists", "traders", "workmen", "knights", "assassins", "jokers"), 0
@@ -131,8 +139,9 @@ def api_records(db: None, user: Any, other_user: Any, standard_deck: Deck, throt
     services.scorepad_game_create(  # 4: scorepad
         owner=user,
         players=players[:3],
-        deck=standard_deck,
-        tableaux=[
+        game_type="pot-de-vin",
+        edition=standard_deck,
+        sheet=[
             {**zeros, "bonus": 0, "malus": 0, "pot_de_vin": 0, "gems": g, "cards": 0}
             for g in (1, 2, 0)
         ],
@@ -140,7 +149,11 @@ def api_records(db: None, user: Any, other_user: Any, standard_deck: Deck, throt
     import_one(other_user, partial(simulate(3, seed=54, names=names[:3]), 2))  # 5: not ours
     complete = import_one(user, simulate(6, seed=55, names=names[:6]))
     services.game_reopen(game=complete)  # 6: every round played, not finished
-    assert list(Game.objects.order_by("pk").values_list("pk", flat=True)) == [1, 2, 3, 4, 5, 6]
+    plot = simulate_complots(4, seed=57, variant="inquisitor")
+    import_one(user, {**plot, "turns": plot["turns"][:5]})  # 7: Complots, 5 turns played
+    import_one(user, simulate_complots(3, seed=58, variant="ambassador"))  # 8: Complots, won
+    ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
+    assert ids == [1, 2, 3, 4, 5, 6, 7, 8]
     assert players[0].pk == 1
     return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
 

@@ -1,5 +1,5 @@
-"""The statistics API: a player's statistics, head-to-head and rating history, and the
-leaderboard (scoring/api/stats.py). Fixtures (``api``, ``anon_api``, ``user``) come from
+"""The statistics API, per game type: a player's statistics, head-to-head and rating history,
+and the leaderboard (scoring/api/stats.py). Fixtures (``api``, ``anon_api``, ``user``) come from
 tests/api/conftest.py; games are built with tests/scoring/stats_builders.py."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from scoring import selectors
 from scoring.api.stats import (
     HeadToHeadSerializer,
     LeaderboardEntrySerializer,
-    PlayerStatsSerializer,
     RatingHistoryEntrySerializer,
+    player_stats_serializer,
 )
 from scoring.models import Rating
 
@@ -30,6 +30,17 @@ assert _spec is not None and _spec.loader is not None
 B = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(B)
 tableau, scorepad, day = B.tableau, B.scorepad, B.day
+POT_DE_VIN, COMPLOTS = B.POT_DE_VIN, B.COMPLOTS
+# The fields of a Pot de Vin body before statistics knew of game types: kept, one added.
+POT_DE_VIN_BUCKET = {
+    "games", "wins", "win_rate", "average_score", "best_score", "worst_score", "average_rank",
+    "logged_games", "rounds_won", "gems_paid", "gems_won", "pot_de_vin_sweeps",
+    "negative_columns", "revokes",
+}  # fmt: skip
+POT_DE_VIN_BODY = POT_DE_VIN_BUCKET | {
+    "player", "current_streak", "longest_streak", "by_player_count", "individual", "team",
+    "head_to_head", "rating", "game_types",
+}  # fmt: skip
 
 pytestmark = pytest.mark.django_db
 
@@ -63,8 +74,8 @@ def assert_shape(data: Any, serializer: serializers.BaseSerializer[Any]) -> None
             assert_shape(data[name], field)
 
 
-def stats_of(client: APIClient, name: str) -> dict[str, Any]:
-    response = client.get(f"/api/players/{pid(name)}/stats/")
+def stats_of(client: APIClient, name: str, **query: str) -> dict[str, Any]:
+    response = client.get(f"/api/players/{pid(name)}/stats/", query)
     assert response.status_code == 200, response.content
     return response.json()
 
@@ -87,7 +98,13 @@ def test_player_stats(api: APIClient, user: Any, commit: Any) -> None:
             played_on=day(1),
         )
     body = stats_of(api, "Ada")
-    assert_shape(body, PlayerStatsSerializer())
+    assert_shape(body, player_stats_serializer(POT_DE_VIN)())
+    # Exactly the fields served before game types, and the game types played.
+    assert set(body) == POT_DE_VIN_BODY
+    assert set(body["team"]) == set(body["by_player_count"]["3"]) == POT_DE_VIN_BUCKET
+    assert sorted(body["by_player_count"]) == ["3", "4", "5", "6"]
+    assert body["game_types"] == [{"game_type": POT_DE_VIN, "label": "Pot de Vin", "games": 2}]
+    assert stats_of(api, "Ada", game_type=POT_DE_VIN) == body  # the default
     assert body["player"] == {"id": pid("Ada"), "name": "Ada"}
     assert (body["games"], body["wins"], body["win_rate"]) == (2, 1.5, 0.75)
     assert (body["average_score"], body["best_score"], body["worst_score"]) == (9, 12, 6)
@@ -122,9 +139,16 @@ def test_player_stats(api: APIClient, user: Any, commit: Any) -> None:
 def test_a_player_without_games(api: APIClient) -> None:
     player = Player.objects.create(name="Newcomer")
     body = api.get(f"/api/players/{player.pk}/stats/").json()
-    assert_shape(body, PlayerStatsSerializer())
+    assert_shape(body, player_stats_serializer(POT_DE_VIN)())
     assert (body["games"], body["wins"], body["win_rate"], body["rating"]) == (0, 0, None, None)
-    assert body["head_to_head"] == []
+    assert (body["head_to_head"], body["game_types"]) == ([], [])
+    complots = api.get(f"/api/players/{player.pk}/stats/", {"game_type": COMPLOTS}).json()
+    assert_shape(complots, player_stats_serializer(COMPLOTS)())
+    assert (complots["games"], complots["challenge_success"], complots["survival"]) == (
+        0,
+        None,
+        None,
+    )
     ratings = api.get(f"/api/players/{player.pk}/ratings/").json()
     assert (ratings["count"], ratings["results"]) == (0, [])
 
@@ -246,6 +270,93 @@ def test_the_schema_documents_the_endpoints() -> None:
         assert {"200", "401", "404"} <= set(responses)
         error = responses["404"]["content"]["application/json"]["schema"]["$ref"]
         assert error.endswith("/Error")
-    stats = schema["components"]["schemas"]["PlayerStats"]["properties"]
-    assert {"by_player_count", "individual", "team", "head_to_head", "rating"} <= set(stats)
+    # One body per game type: the generic part, and the game's own.
+    components = schema["components"]["schemas"]
+    variants = [v["$ref"].split("/")[-1] for v in components["PlayerStats"]["oneOf"]]
+    assert variants == ["PotDeVinPlayerStats", "ComplotsPlayerStats"]
+    for name in variants:
+        stats = components[name]["properties"]
+        assert {"by_player_count", "individual", "team", "head_to_head", "rating"} <= set(stats)
+        assert {"games", "wins", "average_rank", "game_types"} <= set(stats)
+    assert {"pot_de_vin_sweeps", "negative_columns"} <= set(
+        components["PotDeVinPlayerStats"]["properties"]
+    )
+    complots = components["ComplotsPlayerStats"]["properties"]
+    assert {"challenge_success", "bluffs_caught_per_claim", "survival", "claims_made"} <= set(
+        complots
+    )
+    counts = components["ComplotsPlayerCountStats"]["properties"]
+    assert sorted(counts, key=int) == [str(n) for n in range(2, 9)]
+    for operation_id in ("player_stats", "player_ratings", "player_head_to_head", "leaderboard"):
+        parameters = {p["name"]: p for p in operations[operation_id]["parameters"]}
+        assert sorted(parameters["game_type"]["schema"]["enum"]) == [COMPLOTS, POT_DE_VIN]
+        assert "400" in operations[operation_id]["responses"]
     assert "/api/players/{id}/" in schema["paths"]  # the player itself is untouched
+
+
+# --- Game types ------------------------------------------------------------------------------
+
+
+def test_complots_stats_head_to_head_ratings_and_leaderboard(
+    api: APIClient, user: Any, commit: Any
+) -> None:
+    with commit():
+        scorepad(user, ["Ada", "Bea", "Cy"], [tableau(), tableau(nobles=1), tableau()])
+        # Ada survives both Complots games (rules K4: rank 1); hand-written results.
+        B.complots_result(
+            user,
+            ["Ada", "Bea", "Dev"],
+            [{"rank": 1, "claims_made": 4, "bluffs_caught": 1, "challenges_made": 3,
+              "challenges_won": 2}, {"rank": 2}, {"rank": 3}],
+            played_on=day(1),
+        )  # fmt: skip
+        B.complots_result(
+            user,
+            ["Ada", "Dev"],
+            [{"rank": 1, "claims_made": 1, "challenges_made": 1}, {"rank": 2}],
+            played_on=day(2),
+        )
+    body = stats_of(api, "Ada", game_type=COMPLOTS)
+    assert_shape(body, player_stats_serializer(COMPLOTS)())
+    assert (body["games"], body["wins"], body["average_score"], body["best_score"]) == (
+        2, 2, None, None
+    )  # fmt: skip
+    # challenge success (2 + 0) / (3 + 1); bluffs caught per claim (1 + 0) / (4 + 1).
+    assert (body["challenge_success"], body["bluffs_caught_per_claim"]) == (0.5, 0.2)
+    assert (body["survival"], body["claims_made"]) == (1, 5)
+    assert body["by_player_count"]["2"]["games"] == 1
+    assert body["rating"]["games"] == 2
+    assert body["game_types"] == [
+        {"game_type": POT_DE_VIN, "label": "Pot de Vin", "games": 1},
+        {"game_type": COMPLOTS, "label": "Complots", "games": 2},
+    ]
+    assert [h["opponent"]["name"] for h in body["head_to_head"]] == ["Dev", "Bea"]
+    ada = pid("Ada")
+    h2h = api.get(f"/api/players/{ada}/head-to-head/", {"game_type": COMPLOTS}).json()
+    assert h2h["results"] == body["head_to_head"]
+    pot_de_vin = api.get(f"/api/players/{ada}/head-to-head/").json()["results"]
+    assert [h["opponent"]["name"] for h in pot_de_vin] == ["Bea", "Cy"]
+    ratings = api.get(f"/api/players/{ada}/ratings/", {"game_type": COMPLOTS}).json()
+    assert ratings["count"] == 2
+    assert ratings["results"][-1]["ordinal"] == body["rating"]["ordinal"]
+    assert api.get(f"/api/players/{ada}/ratings/").json()["count"] == 1
+    board = api.get("/api/leaderboard/", {"game_type": COMPLOTS}).json()
+    assert [e["player"]["name"] for e in board["results"]][0] == "Ada"
+    assert {e["player"]["name"] for e in board["results"]} == {"Ada", "Bea", "Dev"}
+    assert board["results"][0]["wins"] == 2
+    default = api.get("/api/leaderboard/").json()
+    assert {e["player"]["name"] for e in default["results"]} == {"Ada", "Bea", "Cy"}
+    assert default == api.get("/api/leaderboard/", {"game_type": POT_DE_VIN}).json()
+
+
+@pytest.mark.parametrize("game_type", ["bruges-someday", "", "Pot de Vin", "POT-DE-VIN"])
+def test_unknown_game_type(api: APIClient, game_type: str) -> None:
+    player = Player.objects.create(name="Ada")
+    for path in ("stats", "head-to-head", "ratings"):
+        response = api.get(f"/api/players/{player.pk}/{path}/", {"game_type": game_type})
+        assert response.status_code == 400
+        body = response.json()
+        assert body["code"] == "unknown_game_type"
+        assert "pot-de-vin" in body["message"] and "complots" in body["message"]
+    response = api.get("/api/leaderboard/", {"game_type": game_type, "min_games": 2})
+    assert (response.status_code, response.json()["code"]) == (400, "unknown_game_type")

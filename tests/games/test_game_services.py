@@ -1,5 +1,6 @@
-"""The record services (games/services.py): every write runs the engine on the game as it would
-stand afterwards and stores nothing when the engine refuses it.
+"""The record services (games/services.py) on Pot de Vin games (Complots games:
+test_complots_services.py): every write runs the engine on the game as it would stand afterwards
+and stores nothing when the engine refuses it.
 
 Expected scores are worked by hand from the rules tables (shared/rules/pot-de-vin.md), or by
 ``hand_score`` below, a scorer written for these tests from the rules alone (3 to 5 players,
@@ -14,17 +15,17 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.errors import GameConflict, RecordError
-from games.models import Deck, Game, Player, Round, Seat
+from games.models import Edition, Game, Player, Round, Seat
 from scoring.engine import LogError, get_engine
+from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
 
 pytestmark = pytest.mark.django_db
 
-GUILDS = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
+POT_DE_VIN = "pot-de-vin"
 COLUMN_POINTS = (0, 1, 3, 6, -1, -3, -6, 10, 15)  # rules: scoring table; D6: above 8 as 8
 POT_DE_VIN_POINTS = (0, -1, -3, -6, 10)
 
@@ -113,20 +114,21 @@ R4 = {
 
 
 @pytest.fixture
-def owner() -> Any:
-    return get_user_model().objects.create_user("owner", password="pw-owner-123456")
+def deck(pdv_edition: Edition) -> Edition:
+    """The stored standard deck, which the hand scorer reads by rules D1."""
+    assert pdv_edition.data == standard_cards()
+    return pdv_edition
 
 
-@pytest.fixture
-def deck() -> Deck:
-    deck, _ = Deck.objects.get_or_create(key="standard", defaults={"cards": standard_cards()})
-    return deck
-
-
-def new_game(owner: Any, deck: Deck, names=("Ada", "Bea", "Cy"), first_player=1, **kw) -> Game:
+def new_game(owner: Any, deck: Edition, names=("Ada", "Bea", "Cy"), first_player=1, **kw) -> Game:
     players = services.players_resolve(list(names), created_by=owner)
     return services.game_create(
-        owner=owner, players=players, deck=deck, first_player=first_player, **kw
+        owner=owner,
+        players=players,
+        game_type=POT_DE_VIN,
+        edition=deck,
+        first_player=first_player,
+        **kw,
     )
 
 
@@ -143,23 +145,22 @@ def stored(game: Game) -> dict[str, Any]:
     return {
         "status": game.status,
         "result": game.result,
-        "jokers": game.jokers,
+        "finish": game.finish,
         "finished_at": game.finished_at,
         "updated_at": game.updated_at,
-        "rounds": list(Round.objects.filter(game=game).values_list("number", "trump", "plays")),
+        "rounds": list(Round.objects.filter(game=game).values_list("number", "data")),
         "seats": list(Seat.objects.filter(game=game).values_list("seat", "score", "rank")),
     }
 
 
-def game_from_log(owner: Any, deck: Deck, log: dict[str, Any], rounds: int | None = None):
+def game_from_log(owner: Any, deck: Edition, log: dict[str, Any], rounds: int | None = None):
     """A game made round by round from a simulated log (with its deal)."""
     game = new_game(
         owner,
         deck,
         names=log["players"],
         first_player=log["first_player"],
-        hands=log["hands"],
-        trump_pile=log["trump_pile"],
+        setup={"hands": log["hands"], "trump_pile": log["trump_pile"]},
         teams=log["teams"],
     )
     return append_all(game, log["rounds"][:rounds])
@@ -173,7 +174,8 @@ def test_round_append_stores_the_round_and_the_standings(owner, deck) -> None:
     game, stored_round = services.round_append(game=game, round_data=copy.deepcopy(R1), number=1)
 
     row = Round.objects.get(game=game)
-    assert (row.number, row.trump, row.plays) == (1, "E5", R1["plays"])
+    assert (row.number, row.data["trump"], row.data["plays"]) == (1, "E5", R1["plays"])
+    assert row.data == R1
     assert stored_round.pk == row.pk
     game.refresh_from_db()
     result = game.result
@@ -263,7 +265,7 @@ def test_round_correct_replaces_a_round_and_rescores(owner, deck) -> None:
     corrected["plays"][2]["card"] = "A11"
     services.round_correct(game=game, number=4, round_data=corrected)
     game.refresh_from_db()
-    assert Round.objects.get(game=game, number=4).plays == corrected["plays"]
+    assert Round.objects.get(game=game, number=4).data["plays"] == corrected["plays"]
     assert game.result["rounds"][3]["winning_card"] == "A11"
     assert game.result["players"][1]["score"] == 6
     log = {"players": ["Ada", "Bea", "Cy"], "rounds": [R1, R2, R3, corrected]}
@@ -322,9 +324,9 @@ def test_finish_with_an_explicit_joker_placement(owner, deck) -> None:
     log = simulate(3, seed=0)
     game = game_from_log(owner, deck, log)
     jokers = {"0": ["knights"]}
-    game = services.game_finish(game=game, jokers=jokers)
+    game = services.game_finish(game=game, finish={"jokers": jokers})
     game.refresh_from_db()
-    assert game.jokers == jokers
+    assert game.finish["jokers"] == jokers
     expected = hand_score(log, jokers=jokers)
     optimal = hand_score(log)
     assert expected[0]["score"] == optimal[0]["score"] - 9  # nobles +2 lost, knights -7
@@ -340,10 +342,10 @@ def test_finish_with_a_bad_joker_placement_changes_nothing(owner, deck) -> None:
     before = stored(game)
     # Seat 0 has no artists symbol: a Joker cannot make a column alone.
     with pytest.raises(LogError) as caught:
-        services.game_finish(game=game, jokers={"0": ["artists"]})
+        services.game_finish(game=game, finish={"jokers": {"0": ["artists"]}})
     assert (caught.value.code, caught.value.seat) == ("bad_joker_placement", 0)
     assert stored(game) == before
-    assert before["status"] == Game.Status.IN_PROGRESS and before["jokers"] is None
+    assert before["status"] == Game.Status.IN_PROGRESS and before["finish"] is None
 
 
 def test_a_finished_game_is_read_only_until_reopened(owner, deck) -> None:
@@ -416,7 +418,7 @@ def test_import_of_a_complete_log_makes_a_finished_game(owner, deck) -> None:
     assert game.status == Game.Status.FINISHED and game.finished_at is not None
     assert game.player_count == 5 and game.first_player == log["first_player"]
     assert Round.objects.filter(game=game).count() == len(log["rounds"])
-    stored_rounds = [r.as_log() for r in Round.objects.filter(game=game).order_by("number")]
+    stored_rounds = [r.data for r in Round.objects.filter(game=game).order_by("number")]
     assert stored_rounds == log["rounds"]
     replay = get_engine("pot-de-vin").replay(log)
     seats = list(game.seats.order_by("seat").values_list("player__name", "score", "rank"))
@@ -577,7 +579,9 @@ def test_scorepad_game_scores_tableaux_by_the_rules_tables(owner, deck) -> None:
         for t in tableaux
     ]
     players = services.players_resolve(["Ada", "Bea", "Cy"], created_by=owner)
-    game = services.scorepad_game_create(owner=owner, players=players, deck=deck, tableaux=full)
+    game = services.scorepad_game_create(
+        owner=owner, players=players, game_type=POT_DE_VIN, edition=deck, sheet=full
+    )
     game.refresh_from_db()
     assert game.mode == Game.Mode.SCOREPAD and game.status == Game.Status.FINISHED
     # Seats 1 and 2 tie on 4 points; seat 2 won more cards (D7): rank 2, seat 1 rank 3.
@@ -603,7 +607,9 @@ def test_scorepad_refuses_impossible_tableaux(owner, deck) -> None:
     before = counts()
     impossible = [{"jokers": 3}, {"jokers": 2}, {}]  # 5 Jokers; the game has 4
     with pytest.raises(LogError) as caught:
-        services.scorepad_game_create(owner=owner, players=players, deck=deck, tableaux=impossible)
+        services.scorepad_game_create(
+            owner=owner, players=players, game_type=POT_DE_VIN, edition=deck, sheet=impossible
+        )
     assert caught.value.code == "bad_tableau"
     assert counts() == before
 
@@ -619,7 +625,9 @@ def test_scorepad_agrees_with_a_replay(owner, deck) -> None:
         t.update(gems=p["gems_won"], cards=p["cards_won"])
         tableaux.append(t)
     players = [s.player for s in replayed.seats.order_by("seat")]
-    pad = services.scorepad_game_create(owner=owner, players=players, deck=deck, tableaux=tableaux)
+    pad = services.scorepad_game_create(
+        owner=owner, players=players, game_type=POT_DE_VIN, edition=deck, sheet=tableaux
+    )
     assert list(pad.seats.order_by("seat").values_list("score", "rank")) == list(
         replayed.seats.order_by("seat").values_list("score", "rank")
     )
@@ -641,3 +649,51 @@ def test_game_create_refuses_a_player_at_two_seats(owner, deck) -> None:
         new_game(owner, deck, names=["Ada", "Bea", "ada"])
     assert (caught.value.code, caught.value.seat) == ("player_twice", 2)
     assert Game.objects.count() == 0
+
+
+# --- game types and editions ------------------------------------------------------------------
+
+
+def test_game_create_uses_the_stored_standard_edition_unless_told(owner, pdv_edition) -> None:
+    players = services.players_resolve(["Ada", "Bea", "Cy"], created_by=owner)
+    game = services.game_create(owner=owner, players=players, first_player=0, game_type=POT_DE_VIN)
+    game.refresh_from_db()
+    assert (game.game_type, game.edition_id, game.variant) == (POT_DE_VIN, pdv_edition.pk, "")
+    assert game.setup == {"hands": None, "trump_pile": None}
+    assert game.finish is None and game.sheet is None
+    assert services.game_export_log(game=game)["deck"] == "standard"
+
+
+def test_game_create_of_an_unknown_game_type_stores_nothing(owner) -> None:
+    players = services.players_resolve(["Ada", "Bea", "Cy"], created_by=owner)
+    with pytest.raises(RecordError) as caught:
+        services.game_create(owner=owner, players=players, first_player=0, game_type="chess")
+    assert caught.value.code == "unknown_game_type"
+    assert Game.objects.count() == 0
+
+
+def test_a_new_deck_edition_is_checked_and_used(owner, deck) -> None:
+    layout = standard_cards()
+    # A10 and P10 swap symbols: seat 1 wins round 4 with A10, now two artists instead of two
+    # nobles (D1): nobles 1 (1) + artists 2 (3) + traders 1 (1) + assassins 1 (1) = 6 points.
+    layout["A10"], layout["P10"] = layout["P10"], layout["A10"]
+    swapped = services.edition_create(
+        game_type=POT_DE_VIN, key="swapped", data=layout, created_by=owner
+    )
+    assert (swapped.game_type, swapped.verified) == (POT_DE_VIN, False)
+    game = append_all(new_game(owner, swapped), [R1, R2, R3, R4])
+    assert game.edition_id == swapped.pk
+    assert game.result["players"][1]["score"] == 6
+    assert services.game_export_log(game=game)["deck"] == "swapped"
+
+    with pytest.raises(GameConflict) as taken:
+        services.edition_create(game_type=POT_DE_VIN, key="standard", data=layout, created_by=owner)
+    assert taken.value.code == "deck_exists"
+    broken = {k: v for k, v in layout.items() if k != "A4"}
+    with pytest.raises(LogError) as refused:
+        services.edition_create(game_type=POT_DE_VIN, key="broken", data=broken, created_by=owner)
+    assert refused.value.code == "bad_deck"
+    assert set(Edition.objects.filter(game_type=POT_DE_VIN).values_list("key", flat=True)) == {
+        "standard",
+        "swapped",
+    }

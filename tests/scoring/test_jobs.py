@@ -14,9 +14,10 @@ from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Deck, Game, Seat
+from games.models import Edition, Game, Round, Seat
 from scoring import jobs, tasks
 from scoring.engine import get_engine
+from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin import deck_from_dict
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.engine.potdevin.simulate import simulate
@@ -48,8 +49,10 @@ def _swapped_deck() -> dict[str, list[str]]:
 def test_a_batch_run_twice_scores_each_game_once(owner: Any, no_sending: list[Any]) -> None:
     games = services.game_import(owner=owner, documents=[simulate(4, seed=k) for k in range(120)])
     before = {g.pk: _stored_scores(g.pk) for g in games}
-    Deck.objects.create(key="swapped", cards=_swapped_deck())
-    job = jobs.rescore_start(created_by=owner, new_deck=Deck.objects.get(key="swapped"))
+    swapped = services.edition_create(
+        game_type="pot-de-vin", key="swapped", data=_swapped_deck(), created_by=owner
+    )
+    job = jobs.rescore_start(created_by=owner, new_edition=swapped)
     ids = [g.pk for g in games]
     assert (job.total, job.progressed_at) == (120, None)
 
@@ -67,9 +70,12 @@ def test_a_batch_run_twice_scores_each_game_once(owner: Any, no_sending: list[An
     for game in games:
         stored = Game.objects.get(pk=game.pk)
         log = services.game_export_log(game=stored)
-        expected = get_engine("pot-de-vin").replay(log, deck=deck)
+        expected = get_engine("pot-de-vin").replay(log, edition=deck)
         assert stored.result == expected
-        assert (stored.deck.key, stored.engine_version) == ("swapped", expected["engine_version"])
+        assert (stored.edition.key, stored.engine_version) == (
+            "swapped",
+            expected["engine_version"],
+        )
         assert stored.updated_at > game.updated_at
         # The seats follow the new result (statistics read them).
         scores = [(p["score"], p["rank"]) for p in expected["players"]]
@@ -85,7 +91,7 @@ def _stored_scores(game_id: int) -> list[tuple[int | None, int | None]]:
 def test_batches_hold_at_least_100_games(settings: Any) -> None:
     settings.POTDEVIN_JOB_BATCH_SIZE = 10  # asked for less: the floor holds
     assert jobs.batch_size() == 100
-    assert [len(c) for c in jobs._chunks(list(range(250)), jobs.batch_size())] == [100, 100, 50]
+    assert [len(c) for c in jobs.chunks(list(range(250)), jobs.batch_size())] == [100, 100, 50]
     settings.POTDEVIN_JOB_BATCH_SIZE = 250
     assert jobs.batch_size() == 250
 
@@ -163,6 +169,154 @@ def test_an_import_job_refuses_documents_that_are_not_objects(owner: Any) -> Non
         assert response.status_code == 400, body
         assert response.json()["code"] == "invalid"
     assert Job.objects.count() == 0
+
+
+# --- Complots games beside Pot de Vin games -------------------------------------------------
+
+
+def _complots_logs(count: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Complete and unfinished games of 2 to 8 players, both variants."""
+    return [
+        simulate_complots(
+            2 + k % 7,
+            seed=seed + k,
+            variant=("ambassador", "inquisitor")[k % 2],
+            complete=k % 3 != 2,
+        )
+        for k in range(count)
+    ]
+
+
+def _sent_batches(sent: list[tuple[str, tuple[Any, ...]]], job: Job) -> list[list[int]]:
+    return [keys for _, (job_id, keys) in sent if job_id == job.pk]
+
+
+def test_a_rescore_of_complots_games_scores_each_once_as_a_replay(
+    owner: Any, no_sending: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    games = services.game_import(owner=owner, documents=_complots_logs(150))
+    pot_de_vin = services.game_import(owner=owner, documents=[simulate(3, seed=1)])[0]
+    ids = [g.pk for g in games]
+    finished = [g.pk for g in games if g.status == Game.Status.FINISHED]
+    assert 0 < len(finished) < len(ids)
+    # A stale record (as after an engine correction): an old version and no ranks on the seats.
+    Game.objects.filter(pk__in=ids).update(engine_version="0.9.0")
+    Seat.objects.filter(game_id__in=ids).update(rank=None)
+    untouched = Game.objects.get(pk=pot_de_vin.pk).updated_at
+
+    with django_capture_on_commit_callbacks(execute=True):
+        job = jobs.rescore_start(created_by=owner, game_type="complots")
+    assert (job.total, job.params["game_type"], job.params["new_edition"]) == (
+        150,
+        "complots",
+        None,
+    )
+    batches = _sent_batches(no_sending, job)
+    assert sorted(k for batch in batches for k in batch) == sorted(ids)
+    for batch in batches:
+        assert jobs.rescore_batch(job_id=job.pk, game_ids=batch) == len(batch)
+    for batch in batches:  # delivered again: nothing is scored twice
+        assert jobs.rescore_batch(job_id=job.pk, game_ids=batch) == 0
+    job.refresh_from_db()
+    assert job.status == Job.Status.DONE
+    assert sorted(JobItem.objects.filter(job=job).values_list("key", flat=True)) == sorted(ids)
+    assert not JobItem.objects.filter(job=job, ok=False).exists()
+
+    engine = get_engine("complots")
+    for game in games:
+        stored = Game.objects.get(pk=game.pk)
+        expected = engine.replay(services.game_export_log(game=stored))
+        assert stored.result == expected == game.result
+        assert (stored.engine_version, stored.edition_id) == (engine.version, None)
+        ranks = [(None, p["rank"] if game.pk in finished else None) for p in expected["players"]]
+        assert _stored_scores(game.pk) == ranks
+    assert jobs.job_progress(job)["winners_changed"] == []
+    assert Game.objects.get(pk=pot_de_vin.pk).updated_at == untouched
+    assert not JobItem.objects.filter(job=job, key=pot_de_vin.pk).exists()
+
+
+def test_a_new_deck_rescores_only_the_pot_de_vin_games(
+    owner: Any, no_sending: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    logs = [simulate(4, seed=k) for k in range(4)]
+    pot_de_vin = services.game_import(owner=owner, documents=logs)
+    complots = services.game_import(owner=owner, documents=_complots_logs(3, seed=40))
+    before = {g.pk: Game.objects.get(pk=g.pk) for g in complots}
+    swapped = services.edition_create(
+        game_type="pot-de-vin", key="swapped", data=_swapped_deck(), created_by=owner
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        job = jobs.rescore_start(created_by=owner, new_edition=swapped)
+    assert (job.total, job.params["game_type"], job.params["new_edition"]) == (
+        4,
+        "pot-de-vin",
+        "swapped",
+    )
+    (batch,) = _sent_batches(no_sending, job)
+    assert batch == [g.pk for g in pot_de_vin]
+    assert jobs.rescore_batch(job_id=job.pk, game_ids=batch) == 4
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+
+    deck = deck_from_dict({"id": "swapped", "cards": _swapped_deck()})
+    for game, log in zip(pot_de_vin, logs, strict=True):
+        stored = Game.objects.get(pk=game.pk)
+        assert stored.edition_id == swapped.pk
+        assert stored.result == get_engine("pot-de-vin").replay(log, edition=deck)
+    for pk, game in before.items():
+        stored = Game.objects.get(pk=pk)
+        assert (stored.edition_id, stored.variant) == (None, game.variant)
+        assert (stored.result, stored.updated_at) == (game.result, game.updated_at)
+    assert not JobItem.objects.filter(job=job, key__in=list(before)).exists()
+
+
+def test_an_import_job_of_complots_logs(owner: Any, no_sending: list[Any]) -> None:
+    docs = _complots_logs(6, seed=70)
+    docs.append(simulate(5, seed=3))
+    # Document 1: turn 4 is claimed by the seat after the one whose turn it is.
+    wrong = docs[1]["turns"][3]
+    wrong["actor"] = (wrong["actor"] + 1) % len(docs[1]["players"])
+    # Document 4: a turn after the game is won.
+    assert get_engine("complots").replay(docs[4])["complete"]
+    docs[4]["turns"].append({"actor": 0, "action": "income"})
+    job = jobs.import_start(created_by=owner, documents=docs)
+    assert jobs.import_batch(job_id=job.pk, keys=list(range(7))) == 7
+
+    progress = jobs.job_progress(Job.objects.get(pk=job.pk))
+    assert (progress["status"], progress["done"]) == ("done", 7)
+    failures = [(f["key"], f["code"], f["round"], f.get("turn")) for f in progress["failures"]]
+    last = len(docs[4]["turns"])
+    assert failures == [(1, "out_of_turn", 4, 4), (4, "game_over", last, last)]
+    assert progress["failures"][0]["seat"] == wrong["actor"]
+    made = dict(JobItem.objects.filter(job=job, ok=True).values_list("key", "game_id"))
+    assert sorted(made) == [0, 2, 3, 5, 6]
+    for key, game_id in made.items():
+        game = Game.objects.get(pk=game_id)
+        engine = get_engine(game.game_type)
+        assert engine.log_format == docs[key]["format"]
+        assert game.result == engine.replay(docs[key])
+        entries = docs[key].get("turns", docs[key].get("rounds"))
+        assert list(Round.objects.filter(game=game).values_list("data", flat=True)) == entries
+    assert Game.objects.filter(game_type="complots").count() == 4
+    assert Edition.objects.filter(games__game_type="complots").count() == 0
+
+
+def test_an_import_job_over_the_api_names_the_turn_that_broke(
+    owner: Any, no_sending: list[Any]
+) -> None:
+    """A Complots engine error carries the turn (LogError.turn); the job's failures keep it, as
+    the API's own error body does for a direct import."""
+    doc = simulate_complots(3, seed=11)
+    doc["turns"][4]["action"] = "bribe"
+    client = APIClient()
+    client.force_authenticate(owner)
+    started = client.post("/api/imports/", [doc], format="json")
+    assert started.status_code == 202, started.content
+    jobs.import_batch(job_id=started.json()["id"], keys=[0])
+
+    (failure,) = client.get(f"/api/imports/{started.json()['id']}/").json()["failures"]
+    assert (failure["key"], failure["code"], failure["round"]) == (0, "unknown_action", 5)
+    assert failure.get("turn") == 5
 
 
 # --- Resuming a job whose batches were lost -------------------------------------------------

@@ -27,10 +27,11 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import Deck, Game, Round
+from games.models import Edition, Game, Round
 from potdevin_site.celery import app as celery_app
 from potdevin_site.env import broker_folders, celery_broker
 from scoring.engine import get_engine
+from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin import deck_from_dict
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.engine.potdevin.simulate import simulate
@@ -182,6 +183,12 @@ def _games(count: int, seed: int = 0) -> list[Game]:
     return services.game_import(owner=owner, documents=logs)
 
 
+def _corrected_edition() -> Edition:
+    return services.edition_create(
+        game_type="pot-de-vin", key="corrected", data=CORRECTED, created_by=None
+    )
+
+
 def _wait_done(client: APIClient, path: str, timeout: float = 90) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -196,7 +203,7 @@ def _replay_stored(game: Game, cards: dict[str, list[str]]) -> dict[str, Any]:
     """The game's stored log replayed here, in this process, with the given deck layout."""
     log = services.game_export_log(game=game)
     return get_engine("pot-de-vin").replay(
-        log, deck=deck_from_dict({"id": "corrected", "cards": cards})
+        log, edition=deck_from_dict({"id": "corrected", "cards": cards})
     )
 
 
@@ -206,13 +213,17 @@ def test_rescore_with_a_corrected_deck_on_a_real_worker(
     games = _games(230)
     broken = games[5]
     # Corrupt one stored round behind the services' back: round 2 replays round 1's lead card.
-    first = Round.objects.get(game=broken, number=1).plays[0]
+    first = Round.objects.get(game=broken, number=1).data["plays"][0]
     second = Round.objects.get(game=broken, number=2)
-    second.plays = [{"seat": second.plays[0]["seat"], "card": first["card"]}, *second.plays[1:]]
+    plays = second.data["plays"]
+    second.data = {
+        **second.data,
+        "plays": [{"seat": plays[0]["seat"], "card": first["card"]}, *plays[1:]],
+    }
     second.save()
     before = {g.pk: copy.deepcopy(Game.objects.get(pk=g.pk).result) for g in games}
     expected = {g.pk: _replay_stored(g, CORRECTED) for g in games if g.pk != broken.pk}
-    Deck.objects.create(key="corrected", cards=CORRECTED)
+    _corrected_edition()
     workers.start("a")
 
     started = staff.post("/api/rescore/", {"new_deck": "corrected"}, format="json")
@@ -234,7 +245,7 @@ def test_rescore_with_a_corrected_deck_on_a_real_worker(
     assert {
         c["game"]: (c["winners_before"], c["winners_after"]) for c in job["winners_changed"]
     } == (changed)
-    assert set(Game.objects.exclude(pk=broken.pk).values_list("deck__key", flat=True)) == {
+    assert set(Game.objects.exclude(pk=broken.pk).values_list("edition__key", flat=True)) == {
         "corrected"
     }
 
@@ -252,7 +263,7 @@ def test_a_killed_worker_leaves_every_game_scored_exactly_once(
     settings.POTDEVIN_JOB_BATCH_SIZE = 100  # the smallest batches: 12 of them
     games = _games(1200, seed=10_000)
     expected = {g.pk: _replay_stored(g, CORRECTED) for g in games}
-    Deck.objects.create(key="corrected", cards=CORRECTED)
+    _corrected_edition()
     doomed = workers.start("doomed")
     job_id = staff.post("/api/rescore/", {"new_deck": "corrected"}, format="json").json()["id"]
 
@@ -334,6 +345,61 @@ def test_bulk_import_job_reports_each_impossible_document(
         assert stored.result == get_engine("pot-de-vin").replay(docs[key])
 
 
+def test_complots_games_beside_pot_de_vin_games_on_a_real_worker(
+    workers: WorkerPool, staff: APIClient
+) -> None:
+    pot_de_vin = _games(20, seed=60_000)
+    owner = get_user_model().objects.get(username="owner")
+    logs = [
+        simulate_complots(2 + k % 7, seed=k, variant=("ambassador", "inquisitor")[k % 2])
+        for k in range(40)
+    ]
+    complots = services.game_import(owner=owner, documents=logs)
+    before = {g.pk: (g.result, Game.objects.get(pk=g.pk).updated_at) for g in complots}
+    expected = {g.pk: _replay_stored(g, CORRECTED) for g in pot_de_vin}
+    _corrected_edition()
+    workers.start("mixed")
+
+    # A new Pot de Vin edition, by its generic name: the Complots games are not touched.
+    body = {"game_type": "pot-de-vin", "new_edition": "corrected"}
+    started = staff.post("/api/rescore/", body, format="json")
+    assert started.status_code == 202, started.content
+    job = _wait_done(staff, f"/api/rescore/{started.json()['id']}/")
+    assert (job["status"], job["total"], job["done"], job["failures"]) == ("done", 20, 20, [])
+    for game_id, result in expected.items():
+        stored = Game.objects.get(pk=game_id)
+        assert (stored.result, stored.edition.key) == (result, "corrected")
+    for game_id, (result, updated_at) in before.items():
+        stored = Game.objects.get(pk=game_id)
+        assert (stored.result, stored.updated_at, stored.edition_id) == (result, updated_at, None)
+
+    # Every Complots game re-scored once, as a fresh replay.
+    started = staff.post("/api/rescore/", {"game_type": "complots"}, format="json")
+    job = _wait_done(staff, f"/api/rescore/{started.json()['id']}/")
+    assert (job["status"], job["total"], job["done"], job["failures"]) == ("done", 40, 40, [])
+    assert job["winners_changed"] == []
+    assert JobItem.objects.filter(job_id=job["id"]).count() == 40
+    for game, log in zip(complots, logs, strict=True):
+        stored = Game.objects.get(pk=game.pk)
+        assert stored.result == get_engine("complots").replay(log)
+        assert stored.updated_at > before[game.pk][1]
+
+    # An import job of Complots logs, one of them impossible.
+    docs = [simulate_complots(3 + k % 5, seed=500 + k, complete=k % 2 == 0) for k in range(12)]
+    docs[7]["turns"][0]["action"] = "bribe"
+    started = staff.post("/api/imports/", docs, format="json")
+    assert started.status_code == 202, started.content
+    job = _wait_done(staff, f"/api/imports/{started.json()['id']}/")
+    assert (job["status"], job["total"], job["done"]) == ("done", 12, 12)
+    assert [(f["key"], f["code"], f["round"]) for f in job["failures"]] == [
+        (7, "unknown_action", 1)
+    ]
+    for key, game_id in zip([k for k in range(12) if k != 7], sorted(job["games"]), strict=True):
+        stored = Game.objects.get(pk=game_id)
+        assert stored.game_type == "complots"
+        assert stored.result == get_engine("complots").replay(docs[key])
+
+
 @contextmanager
 def _locked(game_ids: list[int]) -> Iterator[None]:
     """These games locked by another connection (on SQLite, the database's write lock), so that
@@ -374,7 +440,7 @@ def test_a_batch_the_folder_queue_lost_is_sent_again_on_resume(
     games = _games(400, seed=30_000)
     ids = [g.pk for g in games]
     expected = {g.pk: _replay_stored(g, CORRECTED) for g in games}
-    Deck.objects.create(key="corrected", cards=CORRECTED)
+    _corrected_edition()
     pool = WorkerPool("celery", broker_url=f"filesystem://{folder_broker.parent}")
     try:
         job_id = staff.post("/api/rescore/", {"new_deck": "corrected"}, format="json").json()["id"]

@@ -1,5 +1,6 @@
-"""Skill ratings (scoring.stats): openskill Plackett-Luce over games in (date, id) order,
-recomputed from the earliest changed date after a change commits."""
+"""Skill ratings (scoring.stats): openskill Plackett-Luce over games in (date, id) order, one
+independent series per game type, recomputed from the earliest changed date after a change
+commits."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ assert _spec is not None and _spec.loader is not None
 B = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(B)
 tableau, scorepad, day = B.tableau, B.scorepad, B.day
+POT_DE_VIN, COMPLOTS = B.POT_DE_VIN, B.COMPLOTS
 
 pytestmark = pytest.mark.django_db
 
@@ -54,26 +56,32 @@ def pid(name: str) -> int:
     return Player.objects.get(name=name).pk
 
 
-def rating(name: str) -> tuple[float, float]:
-    r = Rating.objects.get(player_id=pid(name))
+def rating(name: str, game_type: str = POT_DE_VIN) -> tuple[float, float]:
+    r = Rating.objects.get(player_id=pid(name), game_type=game_type)
     return r.mu, r.sigma
 
 
-def history() -> dict[tuple[int, int | None], tuple[int, float, float]]:
-    return {(h.player_id, h.game_id): (h.pk, h.mu, h.sigma) for h in RatingHistory.objects.all()}
+def history(game_type: str = POT_DE_VIN) -> dict[tuple[int, int | None], tuple[int, float, float]]:
+    return {
+        (h.player_id, h.game_id): (h.pk, h.mu, h.sigma)
+        for h in RatingHistory.objects.filter(game_type=game_type)
+    }
 
 
-def expected_ratings() -> tuple[dict[int, Any], dict[tuple[int, int], Any]]:
-    """openskill called directly, game by game in (played_on, id) order, from the results:
-    (rating per player, rating per (player, game))."""
+def expected_ratings(
+    game_type: str = POT_DE_VIN,
+) -> tuple[dict[int, Any], dict[tuple[int, int], Any]]:
+    """openskill called directly, game by game in (played_on, id) order, from the results of
+    the games of ``game_type`` only: (rating per player, rating per (player, game))."""
     model = PlackettLuce()
     current: dict[int, Any] = {}
     after: dict[tuple[int, int], Any] = {}
-    for game in Game.objects.filter(status=Game.Status.FINISHED).order_by("played_on", "id"):
+    finished = Game.objects.filter(status=Game.Status.FINISHED, game_type=game_type)
+    for game in finished.order_by("played_on", "id"):
         seats = {s.seat: s.player_id for s in game.seats.all()}
         result = game.result
         assert result is not None
-        if result["teams"]:
+        if result.get("teams"):
             units = [[seats[s] for s in t["seats"]] for t in result["teams"]]
             ranks = [t["rank"] for t in result["teams"]]
         else:
@@ -86,16 +94,16 @@ def expected_ratings() -> tuple[dict[int, Any], dict[tuple[int, int], Any]]:
     return current, after
 
 
-def assert_ratings_match() -> None:
-    current, after = expected_ratings()
-    stored = {r.player_id: r for r in Rating.objects.all()}
+def assert_ratings_match(game_type: str = POT_DE_VIN) -> None:
+    current, after = expected_ratings(game_type)
+    stored = {r.player_id: r for r in Rating.objects.filter(game_type=game_type)}
     assert sorted(stored) == sorted(current)
     for p, r in current.items():
         assert stored[p].mu == pytest.approx(r.mu, abs=1e-9)
         assert stored[p].sigma == pytest.approx(r.sigma, abs=1e-9)
         assert stored[p].ordinal == pytest.approx(r.ordinal(), abs=1e-9)
         assert stored[p].games == sum(1 for q, _ in after if q == p)
-    rows = {(h.player_id, h.game_id): h for h in RatingHistory.objects.all()}
+    rows = {(h.player_id, h.game_id): h for h in RatingHistory.objects.filter(game_type=game_type)}
     assert sorted(rows) == sorted(after)
     for key, r in after.items():
         assert (rows[key].mu, rows[key].sigma) == pytest.approx((r.mu, r.sigma), abs=1e-9)
@@ -263,7 +271,7 @@ def test_without_sync_one_task_is_queued_after_commit(
         callback()
     assert queued == [()]  # once
     # The change is written down with the transaction, from the earliest date.
-    assert list(RatingsPending.objects.values_list("since", flat=True)) == [day(2)]
+    assert list(RatingsPending.objects.values_list("game_type", "since")) == [(POT_DE_VIN, day(2))]
     assert not Rating.objects.exists()
 
 
@@ -281,12 +289,16 @@ def test_the_task_takes_every_pending_change_in_one_recompute(
     first = RatingHistory.objects.filter(played_on=day(0)).order_by("id")
     ids = list(first.values_list("id", flat=True))
     # A burst of changes from days 2, 1 and 2: one recompute from day 1 (2 games), not three.
-    RatingsPending.objects.bulk_create(RatingsPending(since=d) for d in (day(2), day(1), day(2)))
+    RatingsPending.objects.bulk_create(
+        RatingsPending(game_type=POT_DE_VIN, since=d) for d in (day(2), day(1), day(2))
+    )
     assert ratings_catch_up_task.apply().get() == 2
     assert list(first.values_list("id", flat=True)) == ids  # kept: before the date
     assert not RatingsPending.objects.exists()
     assert_ratings_match()
-    RatingsPending.objects.bulk_create(RatingsPending(since=d) for d in (day(2), None))
+    RatingsPending.objects.bulk_create(
+        RatingsPending(game_type=POT_DE_VIN, since=d) for d in (day(2), None)
+    )
     assert ratings_catch_up_task() == 3  # one change wants every game
 
 
@@ -332,3 +344,107 @@ def test_ratings_follow_the_date_then_the_game_id(owner: Any, commit: Commit) ->
     last = RatingHistory.objects.get(player_id=pid("Ada"), game=second)
     assert (ada.mu, ada.sigma) == (last.mu, last.sigma)
     assert_ratings_match()
+
+
+# --- Game types ------------------------------------------------------------------------------
+
+
+def _complots_win(owner: Any, on: int, names: tuple[str, ...] = ("Ada", "Bea", "Cy")) -> Game:
+    """A finished Complots game (hand-written result) that the first name survives."""
+    ranks = [{"rank": 1 + i} for i in range(len(names))]
+    return B.complots_result(owner, list(names), ranks, played_on=day(on))
+
+
+def _pot_de_vin_loss(owner: Any, on: int) -> Game:
+    """A Pot de Vin game Ada loses: Bea first, Cy second, Ada third."""
+    return scorepad(
+        owner,
+        ["Ada", "Bea", "Cy"],
+        [tableau(), tableau(nobles=2), tableau(nobles=1)],
+        played_on=day(on),
+    )
+
+
+def test_ratings_are_kept_per_game_type(owner: Any, commit: Commit) -> None:
+    """Ada wins every Complots game and loses every Pot de Vin game: two independent ratings,
+    each openskill over its own game type only."""
+    with commit():
+        for k in range(4):
+            _pot_de_vin_loss(owner, 2 * k)
+    pot_de_vin_before = history(POT_DE_VIN)
+    ada_pot_de_vin = rating("Ada", POT_DE_VIN)
+    with commit():
+        for k in range(4):
+            _complots_win(owner, 2 * k + 1)  # interleaved dates: rated apart all the same
+    assert_ratings_match(POT_DE_VIN)
+    assert_ratings_match(COMPLOTS)
+    # The Complots games left the Pot de Vin series as it was, row for row.
+    assert history(POT_DE_VIN) == pot_de_vin_before
+    assert rating("Ada", POT_DE_VIN) == ada_pot_de_vin
+    mu_pot_de_vin, _ = rating("Ada", POT_DE_VIN)
+    mu_complots, _ = rating("Ada", COMPLOTS)
+    start = PlackettLuce().rating().mu
+    assert mu_pot_de_vin < start < mu_complots
+    # The same as four games alone against openskill: nothing carried over from Pot de Vin.
+    model = PlackettLuce()
+    a, b, c = model.rating(), model.rating(), model.rating()
+    for _ in range(4):
+        [[a], [b], [c]] = model.rate([[a], [b], [c]], ranks=[1, 2, 3])
+    assert rating("Ada", COMPLOTS) == pytest.approx((a.mu, a.sigma), abs=1e-9)
+    ada = Player.objects.get(name="Ada")
+    assert {r.game_type: r.games for r in Rating.objects.filter(player=ada)} == {
+        POT_DE_VIN: 4,
+        COMPLOTS: 4,
+    }
+    # Reads take the game type: the rating history and the stats' rating.
+    assert [h.game_id for h in selectors.rating_history(player=ada, game_type=COMPLOTS)] == list(
+        Game.objects.filter(game_type=COMPLOTS).order_by("played_on").values_list("id", flat=True)
+    )
+    served = selectors.player_stats(player=ada, game_type=COMPLOTS)["rating"]
+    assert (served["mu"], served["games"]) == (mu_complots, 4)
+    assert selectors.rating_history_pages(player=ada, game_type=COMPLOTS).count() == 4
+    # A full recompute of every game type gives the same numbers.
+    kept = {g: {k: v[1:] for k, v in history(g).items()} for g in (POT_DE_VIN, COMPLOTS)}
+    assert stats.ratings_recompute(since=None) == 8
+    assert {g: {k: v[1:] for k, v in history(g).items()} for g in (POT_DE_VIN, COMPLOTS)} == kept
+
+
+def test_leaderboard_by_game_type(owner: Any, commit: Commit) -> None:
+    with commit():
+        for k in range(3):
+            _pot_de_vin_loss(owner, k)
+            _complots_win(owner, k, ("Ada", "Bea", "Cy", "Dev"))
+    complots = list(selectors.leaderboard(game_type=COMPLOTS))
+    assert [r["player__name"] for r in complots][0] == "Ada"
+    assert {r["player__name"] for r in complots} == {"Ada", "Bea", "Cy", "Dev"}
+    pot_de_vin = list(selectors.leaderboard())  # Pot de Vin unless told
+    assert pot_de_vin == list(selectors.leaderboard(game_type=POT_DE_VIN))
+    assert [r["player__name"] for r in pot_de_vin] == ["Bea", "Cy", "Ada"]  # no Dev
+    entries = selectors.leaderboard_entries(complots, start=1)
+    assert [(e["player"]["name"], e["games"], e["wins"]) for e in entries][0] == ("Ada", 3, 3)
+    assert selectors.leaderboard_entries(pot_de_vin, start=1)[2]["wins"] == 0
+    assert list(selectors.leaderboard(game_type=COMPLOTS, min_games=4)) == []
+
+
+def test_pending_changes_carry_their_game_type(owner: Any, queued: list[Any]) -> None:
+    _pot_de_vin_loss(owner, 0)
+    _pot_de_vin_loss(owner, 2)
+    _complots_win(owner, 1)
+    assert sorted(RatingsPending.objects.values_list("game_type", "since")) == [
+        (COMPLOTS, day(1)),
+        (POT_DE_VIN, day(0)),
+        (POT_DE_VIN, day(2)),
+    ]
+    assert ratings_catch_up_task() == 3  # one recompute per game type: 2 + 1 games
+    assert_ratings_match(POT_DE_VIN)
+    assert_ratings_match(COMPLOTS)
+    pot_de_vin = list(RatingHistory.objects.filter(game_type=POT_DE_VIN).values_list("id"))
+    # A Complots change recomputes Complots only: the Pot de Vin rows stay as they were.
+    RatingsPending.objects.create(game_type=COMPLOTS, since=None)
+    assert ratings_catch_up_task() == 1
+    assert list(RatingHistory.objects.filter(game_type=POT_DE_VIN).values_list("id")) == pot_de_vin
+    # A deleted Complots game takes its ratings with it; Pot de Vin keeps Ada's.
+    services.game_delete(game=Game.objects.get(game_type=COMPLOTS))
+    assert ratings_catch_up_task() == 0
+    assert not Rating.objects.filter(game_type=COMPLOTS).exists()
+    assert Rating.objects.filter(game_type=POT_DE_VIN).count() == 3

@@ -1,8 +1,10 @@
-"""Player statistics kept materialized (scoring.stats): hand-built games with known scores and
-ranks, and simulated games checked against a plain-Python recomputation from their results."""
+"""Player statistics kept materialized (scoring.stats), per game type: hand-built games with
+known scores, ranks and counts, and simulated games of every game type checked against a
+plain-Python recomputation from their results."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 import threading
@@ -15,10 +17,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import services
-from games.models import Deck, Game, Player
-from scoring import adapters, jobs, selectors, stats
-from scoring.engine.potdevin.decks import standard_layout
+from games import adapters, events, services
+from games.models import Game, Player
+from scoring import jobs, selectors, stats
 from scoring.models import HeadToHead, Job, PlayerGame, PlayerStats
 
 _spec = importlib.util.spec_from_file_location(
@@ -28,6 +29,7 @@ assert _spec is not None and _spec.loader is not None
 B = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(B)
 tableau, scorepad, day, DAY = B.tableau, B.scorepad, B.day, B.DAY
+POT_DE_VIN, COMPLOTS = B.POT_DE_VIN, B.COMPLOTS
 
 pytestmark = pytest.mark.django_db
 
@@ -41,28 +43,29 @@ def player(name: str) -> Player:
     return Player.objects.get(name=name)
 
 
-def served(name: str) -> dict[str, Any]:
-    return selectors.player_stats(player=player(name))
+def served(name: str, game_type: str = POT_DE_VIN) -> dict[str, Any]:
+    return selectors.player_stats(player=player(name), game_type=game_type)
 
 
-def h2h(name: str) -> dict[str, tuple[int, int, int, int]]:
+def h2h(name: str, game_type: str = POT_DE_VIN) -> dict[str, tuple[int, int, int, int]]:
     return {
         h["opponent"]["name"]: (h["games"], h["wins"], h["losses"], h["ties"])
-        for h in served(name)["head_to_head"]
+        for h in served(name, game_type)["head_to_head"]
     }
 
 
-def assert_matches_results() -> None:
-    """Every player's served statistics equal the plain-Python recomputation."""
-    expected = B.expected_stats()
+def assert_matches_results(game_type: str = POT_DE_VIN) -> None:
+    """Every player's served statistics of ``game_type`` equal the plain-Python
+    recomputation."""
+    expected = B.expected_stats(game_type)
     for p in Player.objects.all():
-        got = B.comparable(selectors.player_stats(player=p))
-        want = expected.get(p.pk) or B.comparable(_no_games())
+        got = B.comparable(selectors.player_stats(player=p, game_type=game_type))
+        want = expected.get(p.pk) or B.comparable(_no_games(game_type))
         B.assert_close(got, want)
 
 
-def _no_games() -> dict[str, Any]:
-    return selectors.player_stats(player=Player(pk=0, name="nobody"))
+def _no_games(game_type: str = POT_DE_VIN) -> dict[str, Any]:
+    return selectors.player_stats(player=Player(pk=0, name="nobody"), game_type=game_type)
 
 
 # --- Hand-built games ---------------------------------------------------------------------
@@ -363,7 +366,7 @@ def test_concurrent_refreshes_on_postgresql() -> None:
     misses another's rows."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite runs one writer at a time")
-    Deck.objects.get_or_create(key="standard", defaults={"cards": standard_layout()})
+    services.editions_ensure_builtin()  # the flush of a transactional test removed them
     owner = get_user_model().objects.create_user("racer")
     names = ["Ada", "Bea", "Cy", "Dev", "Eli", "Flo"]
     logs = [B.simulated(4, 300 + k, names=names[k % 3 : k % 3 + 4], played_on=day(k % 4))
@@ -395,3 +398,168 @@ def test_concurrent_refreshes_on_postgresql() -> None:
     assert failures == []
     assert PlayerGame.objects.count() == 32
     assert_matches_results()
+
+
+# --- Game types ------------------------------------------------------------------------------
+
+
+def test_complots_k4_totals_and_rates_by_hand(owner: Any) -> None:
+    # Two finished Complots games with hand-written results (rules K4, K5 name the counts).
+    # Game 1, 3 players: Ada survives (rank 1), Bea is eliminated last (2), Cy first (3).
+    B.complots_result(
+        owner,
+        ["Ada", "Bea", "Cy"],
+        [
+            {"rank": 1, "coins_gained": 12, "coins_lost_to_captains": 2, "claims_made": 5,
+             "bluffs_caught": 1, "challenges_made": 2, "challenges_won": 1, "blocks_made": 1,
+             "blocks_standing": 1, "influences_taken": 3, "players_eliminated": 2},
+            {"rank": 2, "claims_made": 2, "bluffs_caught": 1, "challenges_made": 1},
+            {"rank": 3, "coins_gained": 4},
+        ],
+        played_on=day(0),
+    )  # fmt: skip
+    # Game 2, 4 players: Ada is third.
+    B.complots_result(
+        owner,
+        ["Ada", "Bea", "Cy", "Dev"],
+        [
+            {"rank": 3, "coins_gained": 6, "coins_lost_to_captains": 4, "claims_made": 3,
+             "bluffs_caught": 2, "challenges_made": 2, "challenges_won": 2, "blocks_made": 2,
+             "influences_taken": 1},
+            {"rank": 1, "players_eliminated": 3},
+            {"rank": 2},
+            {"rank": 4},
+        ],
+        played_on=day(1),
+    )  # fmt: skip
+    ada = served("Ada", COMPLOTS)
+    # Totals: coins 12 + 6 = 18, lost 2 + 4 = 6, claims 5 + 3 = 8, bluffs caught 1 + 2 = 3,
+    # challenges 2 + 2 = 4 of which won 1 + 2 = 3, blocks 1 + 2 = 3 of which standing 1,
+    # influences taken 3 + 1 = 4, players eliminated 2 + 0 = 2.
+    assert {k: ada[k] for k in B.K4} == {
+        "coins_gained": 18, "coins_lost_to_captains": 6, "claims_made": 8, "bluffs_caught": 3,
+        "challenges_made": 4, "challenges_won": 3, "blocks_made": 3, "blocks_standing": 1,
+        "influences_taken": 4, "players_eliminated": 2,
+    }  # fmt: skip
+    # Challenge success 3 / 4; bluffs caught per claim 3 / 8; survival (1 + 3) / 2.
+    assert (ada["challenge_success"], ada["bluffs_caught_per_claim"]) == (0.75, 0.375)
+    assert ada["survival"] == ada["average_rank"] == 2
+    # Generic figures: one win in two games; Complots has no scores.
+    assert (ada["games"], ada["wins"], ada["win_rate"]) == (2, 1, 0.5)
+    assert (ada["average_score"], ada["best_score"], ada["worst_score"]) == (None, None, None)
+    assert (ada["current_streak"], ada["longest_streak"]) == (0, 1)
+    # By player count, from the engine's player counts (2 to 8), not Pot de Vin's 3 to 6.
+    assert sorted(ada["by_player_count"], key=int) == [str(n) for n in range(2, 9)]
+    three, four = ada["by_player_count"]["3"], ada["by_player_count"]["4"]
+    assert (three["challenge_success"], three["bluffs_caught_per_claim"]) == (0.5, 0.2)
+    assert (four["challenge_success"], four["bluffs_caught_per_claim"]) == (1, 0.6667)
+    assert (three["survival"], four["survival"]) == (1, 3)
+    assert ada["by_player_count"]["2"]["challenge_success"] is None  # no game: no rate
+    assert (ada["individual"]["games"], ada["team"]["games"]) == (2, 0)
+    # Cy made no challenge and no claim: the rates are null, not 0.
+    cy = served("Cy", COMPLOTS)
+    assert (cy["challenge_success"], cy["bluffs_caught_per_claim"]) == (None, None)
+    assert h2h("Ada", COMPLOTS) == {"Bea": (2, 1, 1, 0), "Cy": (2, 1, 1, 0), "Dev": (1, 1, 0, 0)}
+    assert ada["game_types"] == [{"game_type": COMPLOTS, "label": "Complots", "games": 2}]
+    assert_matches_results(COMPLOTS)
+
+
+def test_game_types_are_kept_apart(owner: Any) -> None:
+    # Ada wins a Pot de Vin game against Bea and Cy, and plays two Complots games with Bea and
+    # Dev: each game type has its own statistics, head-to-head and streaks.
+    _win(owner, 0)
+    pot_de_vin = served("Ada")
+    names = ["Ada", "Bea", "Dev"]
+    B.imported(
+        owner,
+        [B.complots_simulated(3, k, names=names, played_on=day(1 + k)) for k in range(2)],
+    )
+    assert served("Ada") == {
+        **pot_de_vin,
+        "game_types": [
+            {"game_type": POT_DE_VIN, "label": "Pot de Vin", "games": 1},
+            {"game_type": COMPLOTS, "label": "Complots", "games": 2},
+        ],
+    }
+    ada = served("Ada", COMPLOTS)
+    assert ada["games"] == 2
+    assert set(h2h("Ada", COMPLOTS)) == {"Bea", "Dev"}
+    assert set(h2h("Ada")) == {"Bea", "Cy"}
+    assert served("Dev")["games"] == 0
+    assert served("Dev")["game_types"] == [{"game_type": COMPLOTS, "label": "Complots", "games": 2}]
+    assert served("Cy", COMPLOTS)["games"] == 0
+    assert set(
+        PlayerStats.objects.filter(player=player("Ada")).values_list("game_type", flat=True)
+    ) == {
+        POT_DE_VIN,
+        COMPLOTS,
+    }
+    # The Pot de Vin fields are Pot de Vin's; Complots has its own.
+    assert "pot_de_vin_sweeps" not in ada and "challenge_success" not in pot_de_vin
+    assert_matches_results(POT_DE_VIN)
+    assert_matches_results(COMPLOTS)
+
+
+def test_simulated_complots_games_match_the_results(owner: Any) -> None:
+    """Simulated Complots games of 2 to 8 players, finished and unfinished, then reopened,
+    re-dated and deleted: every served statistic equals the recomputation from results."""
+    rng = random.Random(7)
+    pool = ["Ada", "Bea", "Cy", "Dev", "Eli", "Flo", "Gus", "Hal", "Ivy"]
+    logs = [
+        B.complots_simulated(
+            n, 500 + k, names=rng.sample(pool, n), played_on=day(rng.randrange(20)),
+            complete=k % 7 != 3,
+        )
+        for k, n in enumerate([2, 3, 4, 5, 6, 7, 8, 3, 4, 2, 5, 6, 3, 4])
+    ]  # fmt: skip
+    logs += [B.simulated(4, 40 + k, names=pool[k : k + 4], played_on=day(k)) for k in range(3)]
+    games = B.imported(owner, logs)
+    assert {g.game_type for g in games} == {POT_DE_VIN, COMPLOTS}
+    assert Game.objects.filter(game_type=COMPLOTS, status=Game.Status.FINISHED).count() >= 12
+    assert_matches_results(COMPLOTS)
+    assert_matches_results(POT_DE_VIN)
+
+    finished = [g for g in games if g.game_type == COMPLOTS and g.status == Game.Status.FINISHED]
+    services.game_reopen(game=finished[0])
+    services.game_update(game=finished[1], played_on=day(30))
+    services.game_delete(game=finished[2])
+    assert_matches_results(COMPLOTS)
+    rows = sorted(PlayerStats.objects.values_list("player_id", "game_type", "bucket", "counters"))
+    h2h_rows = sorted(
+        HeadToHead.objects.values_list("player_id", "opponent_id", "game_type", "games")
+    )
+    stats.stats_rebuild(ratings=False)
+    assert (
+        sorted(PlayerStats.objects.values_list("player_id", "game_type", "bucket", "counters"))
+        == rows
+    )
+    assert (
+        sorted(HeadToHead.objects.values_list("player_id", "opponent_id", "game_type", "games"))
+        == h2h_rows
+    )
+
+
+def test_records_announce_changed_results_through_games_events(owner: Any) -> None:
+    """Record services never import scoring: they call ``games.events.results_changed``, to
+    which scoring subscribes at start-up (scoring.apps)."""
+    game = _win(owner, 0)
+    PlayerGame.objects.all().delete()
+    events.results_changed(game_ids=[game.pk])
+    assert PlayerGame.objects.filter(game=game).count() == 3
+    assert served("Ada")["wins"] == 1
+
+
+def test_a_game_without_statistics_module_shows_its_engine_stats(owner: Any) -> None:
+    """Generic code reads a game's counters from its engine's ``info.stats``; without a plugin
+    module a bucket shows each total and its rate (per game, or per the stat ``per`` names)."""
+    from scoring.stats.games import game_stats
+
+    plain = dataclasses.replace(game_stats(COMPLOTS), module=None)
+    B.complots_result(
+        owner, ["Ada", "Bea"], [{"rank": 1, "claims_made": 4, "bluffs_caught": 1}, {"rank": 2}]
+    )
+    totals = PlayerStats.objects.get(player=player("Ada"), bucket="all").counters
+    bucket = plain.bucket(totals, {"games": 1})
+    assert (bucket["claims_made"], bucket["claims_made_rate"]) == (4, 4)
+    assert bucket["bluffs_caught_rate"] == 0.25  # per claims made (the engine's StatDef.per)
+    assert set(plain.api_fields()) == set(bucket)

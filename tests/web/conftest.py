@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.models import Deck
+from games.models import Edition
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +39,10 @@ def staff_web(staff_user: Any) -> Client:
 
 
 @pytest.fixture
-def standard_deck(db: None) -> Deck:
-    """The `standard` deck (a flush after a transactional test removes the migration's row;
-    the service stores it again from the engine's built-in deck)."""
-    return services.deck_default()
+def standard_deck(db: None) -> Edition:
+    """Pot de Vin's `standard` deck (stored at migrate; a flush after a transactional test
+    removes it, so it is stored again here as ``migrate`` would)."""
+    services.editions_ensure_builtin()
+    deck = services.edition_default("pot-de-vin")
+    assert deck is not None
+    return deck

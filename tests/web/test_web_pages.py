@@ -13,7 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Deck, Game, Player, Round
+from games.models import Edition, Game, Player, Round
+from games.plugins import plugin_for
 from scoring import tasks
 from scoring.engine import get_engine
 from scoring.engine.potdevin.simulate import simulate
@@ -31,10 +32,12 @@ ROUND_1 = {"number": "1", "trump": "E5", "play_0": "A7", "play_1": "pass", "play
 
 def make_game(owner: Any, names: tuple[str, ...] = ("Ada", "Bea", "Cy"), **kw: Any) -> Game:
     kw.setdefault("first_player", 1)
+    setup = {k: kw.pop(k) for k in ("hands", "trump_pile") if k in kw}
     return services.game_create(
         owner=owner,
         players=services.players_resolve(list(names), created_by=owner),
-        deck=services.deck_default(),
+        game_type="pot-de-vin",
+        setup=setup or None,
         **kw,
     )
 
@@ -74,7 +77,7 @@ def test_every_page_needs_a_signed_in_user(client: Client, name: str, kwargs: An
 
 
 def test_game_player_deck_and_job_pages_need_a_signed_in_user(
-    client: Client, user: Any, standard_deck: Deck
+    client: Client, user: Any, standard_deck: Edition
 ) -> None:
     game = make_game(user)
     player = Player.objects.first()
@@ -94,7 +97,7 @@ def test_game_player_deck_and_job_pages_need_a_signed_in_user(
 
 @pytest.mark.parametrize(("name", "kwargs"), PAGES)
 def test_every_page_renders_for_a_signed_in_user(
-    web: Client, standard_deck: Deck, name: str, kwargs: Any
+    web: Client, standard_deck: Edition, name: str, kwargs: Any
 ) -> None:
     response = web.get(reverse(name, kwargs=kwargs))
     assert response.status_code == 200
@@ -106,7 +109,7 @@ def test_every_page_renders_for_a_signed_in_user(
 def test_static_files_are_served_by_the_project() -> None:
     from django.contrib.staticfiles import finders
 
-    for path in ("css/app.css", "js/round.js", "js/players.js", "js/job.js"):
+    for path in ("css/app.css", "js/round.js", "js/turn.js", "js/players.js", "js/job.js"):
         assert finders.find(path), path
 
 
@@ -124,7 +127,7 @@ def test_sign_in_and_out(client: Client, user: Any) -> None:
     assert client.get(reverse("web:home")).status_code == 302
 
 
-def test_every_form_control_has_a_label(web: Client, standard_deck: Deck, user: Any) -> None:
+def test_every_form_control_has_a_label(web: Client, standard_deck: Edition, user: Any) -> None:
     game = make_game(user)
     for url in [reverse(n) for n, _ in PAGES] + [reverse("web:game", args=[game.pk])]:
         html = web.get(url).content.decode()
@@ -158,7 +161,7 @@ def new_game_data(**fields: Any) -> dict[str, Any]:
 
 
 def test_new_game_creates_players_seats_and_first_player(
-    web: Client, user: Any, standard_deck: Deck
+    web: Client, user: Any, standard_deck: Edition
 ) -> None:
     Player.objects.create(name="Ada")
     response = web.post(reverse("web:game-new"), new_game_data(player_0="ada"))
@@ -170,7 +173,7 @@ def test_new_game_creates_players_seats_and_first_player(
     assert Player.objects.count() == 3  # "ada" picked the known Ada
 
 
-def test_new_game_with_teams(web: Client, standard_deck: Deck) -> None:
+def test_new_game_with_teams(web: Client, standard_deck: Edition) -> None:
     data = new_game_data(player_3="Dev", teams="0,2;1,3", first_player="3")
     assert web.post(reverse("web:game-new"), data).status_code == 302
     game = Game.objects.get()
@@ -191,17 +194,18 @@ def test_new_game_with_teams(web: Client, standard_deck: Deck) -> None:
     ],
 )
 def test_new_game_form_errors(
-    web: Client, standard_deck: Deck, fields: dict[str, str], field: str, message: str
+    web: Client, standard_deck: Edition, fields: dict[str, str], field: str, message: str
 ) -> None:
     response = web.post(reverse("web:game-new"), new_game_data(**fields))
     assert response.status_code == 200
-    errors = response.context["form"].errors
+    # The players' form, and the game's own options (teams, deck).
+    errors = {**response.context["form"].errors, **response.context["options"].errors}
     assert message in " ".join(errors.get(field, [])), errors
     assert not Game.objects.exists()
 
 
 def test_new_game_refused_by_the_engine_keeps_no_new_player(
-    web: Client, standard_deck: Deck, monkeypatch: pytest.MonkeyPatch
+    web: Client, standard_deck: Edition, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from scoring.engine import LogError
 
@@ -219,7 +223,7 @@ def test_new_game_refused_by_the_engine_keeps_no_new_player(
 
 
 def test_round_entry_shows_seats_in_turn_order_with_the_pickers(
-    web: Client, user: Any, standard_deck: Deck
+    web: Client, user: Any, standard_deck: Edition
 ) -> None:
     game = make_game(user)
     html = web.get(reverse("web:game", args=[game.pk])).content.decode()
@@ -233,7 +237,7 @@ def test_round_entry_shows_seats_in_turn_order_with_the_pickers(
 
 
 def test_a_round_is_stored_and_played_cards_are_disabled_after(
-    web: Client, user: Any, standard_deck: Deck
+    web: Client, user: Any, standard_deck: Edition
 ) -> None:
     game = make_game(user)
     response = web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
@@ -256,7 +260,7 @@ def test_a_round_is_stored_and_played_cards_are_disabled_after(
 
 
 def test_an_illegal_card_shows_the_engine_error_next_to_the_seat_and_stores_nothing(
-    web: Client, user: Any, standard_deck: Deck
+    web: Client, user: Any, standard_deck: Edition
 ) -> None:
     game = make_game(user)
     web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
@@ -274,7 +278,9 @@ def test_an_illegal_card_shows_the_engine_error_next_to_the_seat_and_stores_noth
     assert game.rounds.count() == 1
 
 
-def test_a_trump_error_shows_next_to_the_trump(web: Client, user: Any, standard_deck: Deck) -> None:
+def test_a_trump_error_shows_next_to_the_trump(
+    web: Client, user: Any, standard_deck: Edition
+) -> None:
     game = make_game(user)
     web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
     data = {"number": "2", "trump": "E5", "play_0": "P5", "play_1": "P6", "play_2": "P8"}
@@ -284,7 +290,7 @@ def test_a_trump_error_shows_next_to_the_trump(web: Client, user: Any, standard_
     assert re.search(r'id="trump-error">[^<]*E5 was already revealed', html)
 
 
-def test_a_missing_action_is_a_form_error(web: Client, user: Any, standard_deck: Deck) -> None:
+def test_a_missing_action_is_a_form_error(web: Client, user: Any, standard_deck: Edition) -> None:
     game = make_game(user)
     data = {**ROUND_1, "play_2": ""}
     response = web.post(reverse("web:round-append", args=[game.pk]), data)
@@ -293,7 +299,7 @@ def test_a_missing_action_is_a_form_error(web: Client, user: Any, standard_deck:
     assert not game.rounds.exists()
 
 
-def test_a_stale_round_number_is_refused(web: Client, user: Any, standard_deck: Deck) -> None:
+def test_a_stale_round_number_is_refused(web: Client, user: Any, standard_deck: Edition) -> None:
     game = make_game(user)
     web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
     response = web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
@@ -301,7 +307,7 @@ def test_a_stale_round_number_is_refused(web: Client, user: Any, standard_deck: 
     assert "round 1 cannot be appended" in response.content.decode()
 
 
-def test_undo_the_last_round(web: Client, user: Any, standard_deck: Deck) -> None:
+def test_undo_the_last_round(web: Client, user: Any, standard_deck: Edition) -> None:
     game = make_game(user)
     web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
     assert 'id="undo-round"' in web.get(reverse("web:game", args=[game.pk])).content.decode()
@@ -313,7 +319,7 @@ def test_undo_the_last_round(web: Client, user: Any, standard_deck: Deck) -> Non
 
 
 def test_only_the_owner_or_staff_write_a_game(
-    web: Client, other_web: Client, staff_web: Client, user: Any, standard_deck: Deck
+    web: Client, other_web: Client, staff_web: Client, user: Any, standard_deck: Edition
 ) -> None:
     game = make_game(user)
     page = other_web.get(reverse("web:game", args=[game.pk]))
@@ -326,7 +332,7 @@ def test_only_the_owner_or_staff_write_a_game(
     assert web.get(reverse("web:round-append", args=[game.pk])).status_code == 405
 
 
-def test_finish_refused_before_the_end(web: Client, user: Any, standard_deck: Deck) -> None:
+def test_finish_refused_before_the_end(web: Client, user: Any, standard_deck: Edition) -> None:
     game = make_game(user)
     response = web.post(reverse("web:game-finish", args=[game.pk]), follow=True)
     assert "the game is not over" in response.content.decode()
@@ -344,7 +350,7 @@ def _play_through_pages(web: Client, game: Game, log: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(("players", "teams", "seed"), [(3, False, 11), (4, True, 5)])
 def test_a_whole_game_through_the_pages_scores_like_the_engine(
-    web: Client, user: Any, standard_deck: Deck, players: int, teams: bool, seed: int
+    web: Client, user: Any, standard_deck: Edition, players: int, teams: bool, seed: int
 ) -> None:
     log = simulate(players, seed=seed, teams=teams, record_deal=False)
     expected = get_engine("pot-de-vin").replay(log)
@@ -393,7 +399,7 @@ def _checked(html: str, field: str) -> list[str]:
 
 
 def test_the_jokers_are_placed_where_the_finish_form_says(
-    web: Client, user: Any, standard_deck: Deck
+    web: Client, user: Any, standard_deck: Edition
 ) -> None:
     """Rules D5: the engine's placement (the one that scores most) is offered; moved by hand,
     the game is scored with the Joker where it went at the table.
@@ -423,7 +429,7 @@ def test_the_jokers_are_placed_where_the_finish_form_says(
     assert too_many.status_code == 400
     assert "Place exactly 1 Joker." in too_many.content.decode()
     game.refresh_from_db()
-    assert (game.status, game.jokers) == (Game.Status.IN_PROGRESS, None)
+    assert (game.status, game.finish) == (Game.Status.IN_PROGRESS, None)
 
     # The others keep the engine's choice: only what moved is stated.
     keep = {"jokers_1": ["traders"], "jokers_2": ["nobles", "traders"]}
@@ -432,7 +438,7 @@ def test_the_jokers_are_placed_where_the_finish_form_says(
     )
     assert response.status_code == 302
     game.refresh_from_db()
-    assert (game.status, game.jokers) == (Game.Status.FINISHED, {"0": ["knights"]})
+    assert (game.status, game.finish) == (Game.Status.FINISHED, {"jokers": {"0": ["knights"]}})
     assert game.result["players"][0]["score"] == best - 9
     assert game.result["players"][0]["breakdown"]["jokers"]["placed"] == ["knights"]
     # The same as the engine given the placement in the log.
@@ -440,7 +446,7 @@ def test_the_jokers_are_placed_where_the_finish_form_says(
 
 
 def test_a_team_states_its_pooled_jokers_under_its_first_seat(
-    web: Client, user: Any, standard_deck: Deck
+    web: Client, user: Any, standard_deck: Edition
 ) -> None:
     """Rules D5 and D8: 4 players in teams, seed 0. Ada & Cy hold one Joker; their counted
     columns are nobles 3, artists 1, traders 1, workmen 2, knights 2, assassins 5. On workmen
@@ -456,7 +462,7 @@ def test_a_team_states_its_pooled_jokers_under_its_first_seat(
     form = {"jokers_0": ["artists"], "jokers_1": ["artists", "workmen", "knights"]}
     assert web.post(reverse("web:game-finish", args=[game.pk]), form).status_code == 302
     game.refresh_from_db()
-    assert game.jokers == {"0": ["artists"]}
+    assert game.finish == {"jokers": {"0": ["artists"]}}
     assert game.result["teams"][0]["score"] == best - 1
     assert game.result == get_engine("pot-de-vin").replay({**log, "jokers": {"0": ["artists"]}})
 
@@ -476,7 +482,7 @@ def scorepad_data(tableaux: list[dict[str, int]], **fields: Any) -> dict[str, An
     return data
 
 
-def test_scorepad_entry_scores_like_the_rules(web: Client, standard_deck: Deck) -> None:
+def test_scorepad_entry_scores_like_the_rules(web: Client, standard_deck: Edition) -> None:
     # Worked by hand (rules: scoring table, D5, Pot de Vin table, gems):
     # Ada: nobles 2 + the Joker = 3 symbols -> 6, artists 1 -> 1, +2 card -> 2, one Pot de Vin
     #      -> -1, 3 gems -> 3: 11. (The Joker on artists would make 3 + 3 = 6 < 7 guild points.)
@@ -507,7 +513,7 @@ def test_scorepad_entry_scores_like_the_rules(web: Client, standard_deck: Deck) 
     assert cell(html, 2, "rank") == ["2"]
 
 
-def test_scorepad_tie_break_in_words(web: Client, standard_deck: Deck) -> None:
+def test_scorepad_tie_break_in_words(web: Client, standard_deck: Edition) -> None:
     # Ada and Bea both have a two-symbol column (3 points); Bea won 2 cards, Ada 1 (D7).
     tableaux = [{"nobles": 2, "cards": 1}, {"artists": 2, "cards": 2}, {}]
     assert web.post(reverse("web:scorepad-new"), scorepad_data(tableaux)).status_code == 302
@@ -518,7 +524,9 @@ def test_scorepad_tie_break_in_words(web: Client, standard_deck: Deck) -> None:
     assert "Tied on 3 points with Bea; more cards won decided it: 1 against 2." in html
 
 
-def test_scorepad_refused_tableau_shows_the_engine_error(web: Client, standard_deck: Deck) -> None:
+def test_scorepad_refused_tableau_shows_the_engine_error(
+    web: Client, standard_deck: Edition
+) -> None:
     tableaux = [{"nobles": 2, "cards": 9}, {}, {}]
     response = web.post(reverse("web:scorepad-new"), scorepad_data(tableaux))
     assert response.status_code == 200
@@ -526,17 +534,17 @@ def test_scorepad_refused_tableau_shows_the_engine_error(web: Client, standard_d
     assert not Game.objects.exists() and not Player.objects.exists()
 
 
-def test_scorepad_form_checks_counts(web: Client, standard_deck: Deck) -> None:
+def test_scorepad_form_checks_counts(web: Client, standard_deck: Edition) -> None:
     response = web.post(reverse("web:scorepad-new"), scorepad_data([{"nobles": -1}, {}, {}]))
     assert response.status_code == 200
-    assert response.context["form"].errors["t0_nobles"]
+    assert response.context["sheet"].errors["t0_nobles"]  # the scorepad sheet's own form
 
 
 # --- Players ------------------------------------------------------------------------------
 
 
 def test_player_page_shows_statistics_charts_and_habits(
-    web: Client, user: Any, standard_deck: Deck, django_capture_on_commit_callbacks: Any
+    web: Client, user: Any, standard_deck: Edition, django_capture_on_commit_callbacks: Any
 ) -> None:
     for seed in (1, 2):
         log = simulate(3, seed=seed, record_deal=False)
@@ -559,7 +567,7 @@ def test_player_page_of_a_player_without_games(web: Client) -> None:
 
 
 def test_home_lists_games_and_the_leaderboard(
-    web: Client, user: Any, standard_deck: Deck, django_capture_on_commit_callbacks: Any
+    web: Client, user: Any, standard_deck: Edition, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):  # ratings follow the commit
         (finished,) = services.game_import(
@@ -578,7 +586,7 @@ def test_home_lists_games_and_the_leaderboard(
 # --- Decks --------------------------------------------------------------------------------
 
 
-def test_deck_pages_and_a_new_version(web: Client, user: Any, standard_deck: Deck) -> None:
+def test_deck_pages_and_a_new_version(web: Client, user: Any, standard_deck: Edition) -> None:
     assert b"not verified" in web.get(reverse("web:decks")).content
     detail = web.get(reverse("web:deck", args=["standard"])).content.decode()
     assert "A10" in detail and "Mark verified" not in detail  # not staff
@@ -592,15 +600,15 @@ def test_deck_pages_and_a_new_version(web: Client, user: Any, standard_deck: Dec
     assert response.status_code == 302 and response["Location"] == reverse(
         "web:deck", args=["corrected"]
     )
-    deck = Deck.objects.get(key="corrected")
-    assert deck.cards["A4"] == ["knights", "artists"] and not deck.verified
-    assert deck.cards["U12"] == standard_deck.cards["U12"]
+    deck = Edition.objects.get(game_type="pot-de-vin", key="corrected")
+    assert deck.data["A4"] == ["knights", "artists"] and not deck.verified
+    assert deck.data["U12"] == standard_deck.data["U12"]
     again = web.post(reverse("web:deck-new") + "?from=standard", data)
     assert again.status_code == 200 and "exists" in again.content.decode()
 
 
 def test_marking_a_deck_verified_is_for_staff(
-    web: Client, staff_web: Client, standard_deck: Deck
+    web: Client, staff_web: Client, standard_deck: Edition
 ) -> None:
     url = reverse("web:deck", args=["standard"])
     assert web.post(url, {"verified": "1"}).status_code == 403
@@ -627,7 +635,7 @@ def test_rescore_is_started_by_staff_only(
     web: Client,
     staff_web: Client,
     user: Any,
-    standard_deck: Deck,
+    standard_deck: Edition,
     sent: list[Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -637,10 +645,10 @@ def test_rescore_is_started_by_staff_only(
     assert web.post(reverse("web:rescore"), {}).status_code == 403
     assert not Job.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):  # the batches are sent on commit
-        response = staff_web.post(reverse("web:rescore"), {"new_deck": "standard"})
+        response = staff_web.post(reverse("web:rescore"), {"new_edition": "pot-de-vin:standard"})
     job = Job.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("web:job", args=[job.pk])
-    assert job.params["new_deck"] == "standard" and job.total == 1 and len(sent) == 1
+    assert job.params["new_edition"] == "standard" and job.total == 1 and len(sent) == 1
     html = staff_web.get(response["Location"]).content.decode()
     assert '<progress id="job-progress" max="1" value="0">' in html
     assert 'data-api="/api/rescore/' in html and 'http-equiv="refresh"' in html
@@ -663,7 +671,7 @@ def test_a_job_that_stopped_moving_is_resumed_from_its_page(
     web: Client,
     staff_web: Client,
     user: Any,
-    standard_deck: Deck,
+    standard_deck: Edition,
     sent: list[Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -691,7 +699,7 @@ def test_a_job_that_stopped_moving_is_resumed_from_its_page(
 
 
 def test_the_api_the_job_page_polls_answers_the_session(
-    staff_web: Client, standard_deck: Deck, sent: list[Any]
+    staff_web: Client, standard_deck: Edition, sent: list[Any]
 ) -> None:
     response = staff_web.post(reverse("web:rescore"), {})
     assert response.status_code == 302, response.content.decode()[:3000]
@@ -704,10 +712,9 @@ def test_the_api_the_job_page_polls_answers_the_session(
 
 
 def test_table_state_with_a_recorded_pile_offers_only_the_next_trump(
-    user: Any, standard_deck: Deck
+    user: Any, standard_deck: Edition
 ) -> None:
-    from games import selectors
-
+    table_state = plugin_for("pot-de-vin").part("web").table_state
     log = simulate(3, seed=8)
     game = make_game(
         user,
@@ -716,30 +723,31 @@ def test_table_state_with_a_recorded_pile_offers_only_the_next_trump(
         hands=log["hands"],
         trump_pile=log["trump_pile"],
     )
-    state = selectors.table_state(game)
+    state = table_state(game)
     assert state.trump_choices == [log["trump_pile"][0]]
     assert state.order[0] == log["first_player"]
     assert state.hands is not None and sorted(state.hands[0]) == sorted(log["hands"]["0"])
     services.round_append(game=game, round_data=log["rounds"][0])
-    state = selectors.table_state(game)
+    state = table_state(game)
     assert state.trump_choices == [log["trump_pile"][1]] and state.number == 2
 
 
-def test_table_state_of_six_players_reuses_the_four_trumps(user: Any, standard_deck: Deck) -> None:
-    from games import selectors
-
+def test_table_state_of_six_players_reuses_the_four_trumps(
+    user: Any, standard_deck: Edition
+) -> None:
+    table_state = plugin_for("pot-de-vin").part("web").table_state
     log = simulate(6, seed=3, record_deal=False)
     game = make_game(user, tuple(log["players"]), first_player=log["first_player"])
     for log_round in log["rounds"][:4]:
         services.round_append(game=game, round_data=log_round)
-    state = selectors.table_state(game)
+    state = table_state(game)
     assert sorted(state.trump_choices) == sorted(r["trump"] for r in log["rounds"][:4])
     services.round_append(game=game, round_data=log["rounds"][4])
-    state = selectors.table_state(game)
+    state = table_state(game)
     assert log["rounds"][4]["trump"] not in state.trump_choices and len(state.trump_choices) == 3
 
 
-def test_no_round_after_the_end(web: Client, user: Any, standard_deck: Deck) -> None:
+def test_no_round_after_the_end(web: Client, user: Any, standard_deck: Edition) -> None:
     log = simulate(3, seed=11, record_deal=False)
     game = make_game(user, tuple(log["players"]), first_player=log["first_player"])
     for log_round in log["rounds"]:

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import services
-from scoring.engine.potdevin.simulate import simulate
+from scoring.engine import ENGINES, GameInfo, get_engine
 
 PEOPLE = [
     "Ada", "Bea", "Cy", "Dev", "Eli", "Flo", "Gus", "Hana", "Ivo", "Jun", "Kit", "Lea",
@@ -19,12 +19,18 @@ BATCH = 200
 
 
 class Command(BaseCommand):
-    help = "Create players and simulated Pot de Vin games (owned by user 'demo') to try it out."
+    help = "Create players and simulated games (owned by user 'demo') to try the service with."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=50, help="how many games (default 50)")
         parser.add_argument("--seed", type=int, default=1, help="the same seed, the same games")
         parser.add_argument("--owner", default="demo", help="username owning the games")
+        parser.add_argument(
+            "--game",
+            action="append",
+            choices=sorted(ENGINES),
+            help="a game to simulate (repeat for several; default: every game)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         count = options["games"]
@@ -35,24 +41,29 @@ class Command(BaseCommand):
         if created:
             owner.set_unusable_password()
             owner.save()
+        games = [get_engine(g).info for g in options["game"] or ENGINES]
         today = datetime.date.today()
         made = 0
         while made < count:
-            docs = [self._game(rng, today) for _ in range(min(BATCH, count - made))]
+            batch = min(BATCH, count - made)
+            docs = [self._game(rng, rng.choice(games), today) for _ in range(batch)]
             made += len(services.game_import(owner=owner, documents=docs))
         self.stdout.write(f"created {made} games owned by {owner.get_username()!r}")
 
-    def _game(self, rng: random.Random, today: datetime.date) -> dict[str, Any]:
-        players = rng.choice([3, 4, 4, 5, 6])
-        log = simulate(
-            players,
-            seed=rng.randrange(2**32),
-            teams=players in (4, 6) and rng.random() < 0.4,
-            record_deal=rng.random() < 0.5,
-            names=rng.sample(PEOPLE, players),
+    def _game(self, rng: random.Random, info: GameInfo, today: datetime.date) -> dict[str, Any]:
+        assert info.simulate is not None
+        players = rng.choice(info.player_counts)
+        extra: dict[str, Any] = {}
+        if players in info.team_counts:
+            extra["teams"] = rng.random() < 0.4
+        if info.variants:
+            extra["variant"] = rng.choice(info.variants)
+        log = info.simulate(
+            players, seed=rng.randrange(2**32), names=rng.sample(PEOPLE, players), **extra
         )
-        if rng.random() < 0.1:  # a few games still being played
-            log["rounds"] = log["rounds"][: rng.randrange(len(log["rounds"]))]
+        entries = log[info.entries_key]
+        if rng.random() < 0.1 and entries:  # a few games still being played
+            log[info.entries_key] = entries[: rng.randrange(len(entries))]
         log["played_on"] = (today - datetime.timedelta(days=rng.randrange(365))).isoformat()
         log["location"] = rng.choice(["Club night", "Kitchen table", "Café", ""])
         return log

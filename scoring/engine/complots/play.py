@@ -5,7 +5,7 @@ cards are never known: the log says only which cards were turned face up). Chara
 actions are small integers (see ``rules``), because replaying whole stored archives is a hot
 path. For the same reason list items are updated as ``a[i] = a[i] + x`` (compiled,
 ``a[i] += x`` is a generic operation) and a turn is read once, its shape checked as it is read,
-before the rules are checked in the order the contract gives.
+before the rules are checked in the order docs/complots-engine.md gives.
 """
 
 from __future__ import annotations

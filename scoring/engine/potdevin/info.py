@@ -27,7 +27,8 @@ HEADER_SCHEMA: Final[dict[str, Any]] = {
         "hands": {
             "type": ["object", "null"],
             "additionalProperties": _SEAT_LIST,
-            "description": "The deal by seat (seat number as a string: list of cards), when recorded (D4).",
+            "description": "The deal by seat (seat number as a string: list of cards), when "
+            "recorded (D4).",
         },
         "trump_pile": {"type": ["array", "null"], "items": {"type": "string"}},
         "jokers": {

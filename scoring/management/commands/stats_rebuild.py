@@ -1,4 +1,5 @@
-"""``manage.py stats_rebuild``: recompute every statistic and rating from the finished games."""
+"""``manage.py stats_rebuild``: recompute every statistic and rating, of every game type, from
+the finished games."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from scoring import stats
 
 class Command(BaseCommand):
     help = (
-        "Rebuild player statistics (PlayerGame, PlayerStats, HeadToHead) and skill ratings from "
-        "the finished games, e.g. after a deploy or a bulk load."
+        "Rebuild player statistics (PlayerGame, PlayerStats, HeadToHead) and skill ratings of "
+        "every game type from the finished games, e.g. after a deploy or a bulk load."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -1,9 +1,9 @@
 """A naive, independent reference implementation of Complots replay and ranking.
 
 Written straight from ``shared/rules/complots.md`` (decisions K1-K5, log format
-``complots-log/1``) and the engine contract (result fields) for the property and golden-log
-tests. It imports nothing from ``scoring``: its own character table, its own Treasury, its own
-loss bookkeeping and its own ranking.
+``complots-log/1``) and the result fields of ``docs/complots-engine.md``, for the property and
+golden-log tests. It imports nothing from ``scoring``: its own character table, its own
+Treasury, its own loss bookkeeping and its own ranking.
 
 It reads VALID logs only (no error codes): a log that breaks the rules is a bug of the caller,
 and the ``assert`` lines below are sanity checks, not the engine's validation.

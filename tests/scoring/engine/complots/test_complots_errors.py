@@ -1,5 +1,5 @@
-"""One test (at least) per error code of the Complots engine contract
-(``var/complots-contract.md``; rules K3).
+"""One test (at least) per error code of the Complots engine
+(``docs/complots-engine.md``; rules K3).
 
 Each test checks the exact ``.code``, ``.round``, ``.turn`` and ``.seat``: ``None`` for the log
 header; for a turn, round = turn = its 1-based position in ``turns``. Every log here breaks one
@@ -14,62 +14,7 @@ import pytest
 
 from scoring.engine.complots import ENGINE
 from scoring.engine.errors import LogError
-
-NAMES = ("Ada", "Bea", "Cy", "Dan", "Eve", "Fox", "Gil", "Hal")
-
-
-def make_log(
-    n: int, turns: list[Any], *, variant: str = "ambassador", first: int = 0
-) -> dict[str, Any]:
-    return {
-        "format": "complots-log/1",
-        "players": list(NAMES[:n]),
-        "variant": variant,
-        "first_player": first,
-        "turns": turns,
-    }
-
-
-def t(
-    actor: Any,
-    action: str,
-    target: Any = None,
-    *,
-    ch: Any = None,
-    block: Any = None,
-    losses: str = "",
-    **extra: Any,
-) -> dict[str, Any]:
-    """One turn; ``losses`` is written ``"1:duchess 2:captain"`` (seat:card, in order)."""
-    turn: dict[str, Any] = {"actor": actor, "action": action}
-    if target is not None:
-        turn["target"] = target
-    if ch is not None:
-        turn["challenge"] = ch
-    if block is not None:
-        turn["block"] = block
-    if losses:
-        turn["losses"] = [
-            {"seat": int(seat), "card": card}
-            for seat, card in (item.split(":") for item in losses.split())
-        ]
-    turn.update(extra)
-    return turn
-
-
-def ch(by: Any, truthful: Any) -> dict[str, Any]:
-    return {"by": by, "truthful": truthful}
-
-
-def blk(by: Any, as_: Any, challenge: dict[str, Any] | None = None) -> dict[str, Any]:
-    block: dict[str, Any] = {"by": by, "as": as_}
-    if challenge is not None:
-        block["challenge"] = challenge
-    return block
-
-
-def incomes(seats: list[int]) -> list[dict[str, Any]]:
-    return [t(seat, "income") for seat in seats]
+from tests.scoring.engine.complots.logs import blk, ch, incomes, make_log, t
 
 
 def rejected(log: Any) -> LogError:
@@ -221,9 +166,9 @@ MALFORMED_TURNS = {
 
 @pytest.mark.parametrize("name", MALFORMED_TURNS)
 def test_malformed_turn_fields(name: str) -> None:
-    # contract: actor/target/by/seat not ints, challenge/block not objects, truthful not bool,
-    # losses not a list of {seat, card} objects, forced_swap not a bool or not on inquire,
-    # `as` not a string. Seat 1 has 2 + 3 + 3 = 8 coins on turn 8: it may coup.
+    # docs/complots-engine.md: actor/target/by/seat not ints, challenge/block not objects,
+    # truthful not bool, losses not a list of {seat, card} objects, forced_swap not a bool or
+    # not on inquire, `as` not a string. Seat 1 has 2 + 3 + 3 = 8 coins on turn 8: it may coup.
     turn, owner = MALFORMED_TURNS[name]
     before = [t(0, "income"), t(1, "duchess"), t(2, "income"), t(0, "income"), t(1, "duchess")]
     before += [t(2, "income"), t(0, "income")]

@@ -158,8 +158,9 @@ def test_simulator_is_deterministic(n: int, variant: str) -> None:
 
 
 def test_simulator_exercises_every_rule() -> None:
-    # contract: bluffs, challenges of claims and of blocks (true and false), blocks, exchanges,
-    # inquiries, coups, assassinations, forced coups, eliminations incl. double losses
+    # the simulator must exercise: bluffs, challenges of claims and of blocks (true and false),
+    # blocks, exchanges, inquiries, coups, assassinations, forced coups, eliminations including
+    # double losses
     seen: Counter[str] = Counter()
     for n in PLAYER_COUNTS:
         for variant in VARIANTS:

@@ -14,79 +14,10 @@ import pytest
 
 from scoring.engine.complots import ENGINE
 from scoring.engine.errors import LogError
+from tests.scoring.engine.complots import reference
+from tests.scoring.engine.complots.logs import NAMES, blk, ch, incomes, make_log, t
 
-NAMES = ("Ada", "Bea", "Cy", "Dan", "Eve", "Fox", "Gil", "Hal")
-COUNTS = (
-    "coins_gained",
-    "coins_lost_to_captains",
-    "claims_made",
-    "bluffs_caught",
-    "challenges_made",
-    "challenges_won",
-    "blocks_made",
-    "blocks_standing",
-    "influences_taken",
-    "players_eliminated",
-)
-
-
-# --- log builders --------------------------------------------------------------------------------
-
-
-def make_log(
-    n: int, turns: list[dict[str, Any]], *, variant: str | None = "ambassador", first: int = 0
-) -> dict[str, Any]:
-    log: dict[str, Any] = {
-        "format": "complots-log/1",
-        "players": list(NAMES[:n]),
-        "first_player": first,
-        "turns": turns,
-    }
-    if variant is not None:
-        log["variant"] = variant
-    return log
-
-
-def t(
-    actor: int,
-    action: str,
-    target: int | None = None,
-    *,
-    ch: dict[str, Any] | None = None,
-    block: dict[str, Any] | None = None,
-    losses: str = "",
-    **extra: Any,
-) -> dict[str, Any]:
-    """One turn; ``losses`` is written ``"1:duchess 2:captain"`` (seat:card, in order)."""
-    turn: dict[str, Any] = {"actor": actor, "action": action}
-    if target is not None:
-        turn["target"] = target
-    if ch is not None:
-        turn["challenge"] = ch
-    if block is not None:
-        turn["block"] = block
-    if losses:
-        turn["losses"] = [
-            {"seat": int(seat), "card": card}
-            for seat, card in (item.split(":") for item in losses.split())
-        ]
-    turn.update(extra)
-    return turn
-
-
-def ch(by: int, truthful: bool) -> dict[str, Any]:
-    return {"by": by, "truthful": truthful}
-
-
-def blk(by: int, as_: str, challenge: dict[str, Any] | None = None) -> dict[str, Any]:
-    block: dict[str, Any] = {"by": by, "as": as_}
-    if challenge is not None:
-        block["challenge"] = challenge
-    return block
-
-
-def incomes(seats: list[int]) -> list[dict[str, Any]]:
-    return [t(seat, "income") for seat in seats]
+COUNTS = reference.COUNT_NAMES  # K5's names, as the rules file spells them
 
 
 # --- result helpers ------------------------------------------------------------------------------

@@ -1,0 +1,145 @@
+"""The one place that turns stored records into engine input, and engine output into records.
+
+Game-generic: what a game's log holds besides players, teams and first player comes from its
+engine's ``GameInfo`` (``setup_keys``, ``finish_keys``, ``entries_key``, editions).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from games.models import Edition, Game, Round, Seat
+from scoring.engine import GameEngine, get_engine
+
+# Optional keys of a log that the engine does not read but a record keeps, so that an exported
+# log re-imports to the same game.
+LOG_META_FIELDS = ("played_on", "location", "notes")
+
+
+@lru_cache(maxsize=64)
+def _engine_edition(pk: int, game_type: str, key: str, created_at: datetime.datetime) -> Any:
+    data = Edition.objects.values_list("data", flat=True).get(pk=pk)
+    load = get_engine(game_type).info.edition_from_data
+    return None if load is None else load(key, data)
+
+
+def engine_edition(edition: Edition | None) -> Any:
+    """The engine's view of an edition, cached: an edition's data never changes (services
+    create editions and never edit their data). The creation time is in the key because a
+    rolled-back SQLite transaction can hand the same id to another edition."""
+    if edition is None:
+        return None
+    return _engine_edition(edition.pk, edition.game_type, edition.key, edition.created_at)
+
+
+def game_log(
+    game: Game,
+    seats: Sequence[Seat | str],
+    entries: list[dict[str, Any]],
+    *,
+    finish: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The game as its engine's log document (the export format and the engine's input).
+    ``seats`` are the game's seats in order, or just the players' names; ``finish`` replaces
+    the stored end-of-game choices."""
+    info = get_engine(game.game_type).info
+    log: dict[str, Any] = {
+        "format": info.log_format,
+        "players": [s if isinstance(s, str) else s.player.name for s in seats],
+        "teams": game.teams,
+        "first_player": game.first_player,
+    }
+    if info.variants:
+        log["variant"] = game.variant or info.default_variant
+    if info.has_editions:
+        log[info.edition_log_key] = game.edition.key if game.edition else None
+    setup = game.setup or {}
+    for key in info.setup_keys:
+        log[key] = setup.get(key)
+    log[info.entries_key] = entries
+    chosen = game.finish if finish is None else finish
+    for key in info.finish_keys:
+        log[key] = (chosen or {}).get(key)
+    log["played_on"] = game.played_on.isoformat()
+    log["location"] = game.location
+    log["notes"] = game.notes
+    return log
+
+
+class StoredGame(NamedTuple):
+    """What a batch needs of a stored game besides its row: seats and entries as plain rows."""
+
+    seats: list[tuple[int, int, str]]  # (seat row id, seat number, player name)
+    rounds: list[dict[str, Any]]
+
+
+def stored_games(game_ids: Sequence[int]) -> dict[int, StoredGame]:
+    """Seats and entries of many games in two queries, without building model instances
+    (re-scoring thousands of games is mostly this read)."""
+    out = {g: StoredGame([], []) for g in game_ids}
+    seat_rows = (
+        Seat.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "id", "seat", "player__name")
+    )
+    for game_id, pk, seat, name in seat_rows:
+        out[game_id].seats.append((pk, seat, name))
+    entry_rows = (
+        Round.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values_list("game_id", "data")
+    )
+    for game_id, data in entry_rows:
+        out[game_id].rounds.append(data)
+    return out
+
+
+def round_logs(game: Game) -> list[dict[str, Any]]:
+    """The game's entries in order, as its log lists them."""
+    return list(Round.objects.filter(game=game).order_by("number").values_list("data", flat=True))
+
+
+def engine_of(game: Game) -> GameEngine:
+    return get_engine(game.game_type)
+
+
+def replay(
+    game: Game,
+    seats: Sequence[Seat | str],
+    entries: list[dict[str, Any]],
+    *,
+    finish: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Replay ``entries`` as this game's log. Raises ``LogError`` for an impossible log."""
+    log = game_log(game, seats, entries, finish=finish)
+    return engine_of(game).replay(log, edition=engine_edition(game.edition))
+
+
+def start(game: Game, seats: Sequence[Seat | str]) -> Any:
+    """The engine's state before the game's first entry."""
+    log = game_log(game, seats, [])
+    return engine_of(game).start(log, edition=engine_edition(game.edition))
+
+
+def score_sheet(
+    game: Game, names: list[str], sheet: Any, finish: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Score a scorepad-mode game. Raises ``LogError`` for a sheet no game can leave."""
+    engine: Any = engine_of(game)
+    body = {"players": names, "teams": game.teams, **(finish or {})}
+    body[engine.info.sheet_key] = sheet
+    return dict(engine.score_sheet(body, edition=engine_edition(game.edition)))
+
+
+def store_result(game: Game, seats: list[Seat], result: dict[str, Any], *, final: bool) -> None:
+    """Keep the engine's result on the game; a final result also sets each seat's score and
+    rank, which statistics read. Saving is the caller's (it holds the lock)."""
+    game.result = result
+    game.engine_version = result["engine_version"]
+    for seat in seats:
+        entry = result["players"][seat.seat]
+        seat.score = entry["score"] if final else None
+        seat.rank = entry["rank"] if final else None

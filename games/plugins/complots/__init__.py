@@ -1,0 +1,3 @@
+"""Complots on the record side."""
+
+GAME_TYPE = "complots"

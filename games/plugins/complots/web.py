@@ -1,0 +1,840 @@
+"""Complots' pieces of the web scorepad (found through ``plugin_for("complots")``; the generic
+pages in ``games/web/`` never import this module by name): the variant of a new game, the turn
+entry, the table (coins, influences, face-up cards), the ranking with the K4 counts, and the
+player page's section.
+
+The turn entry is a plain HTML form in two steps, fit for a phone without JavaScript: first the
+action (only the ones the rules allow the seat to act) and its target; then who challenged the
+claim, who blocked (only the players and characters allowed) and who challenged the block, and
+the cards turned up. Which losses the turn requires is computed here from the rules
+(shared/rules/complots.md) only to prefill the loss rows; the engine checks the turn, and its
+refusal is shown next to the field that caused it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+
+from games.errors import RecordError
+from games.models import Game, Player
+from games.selectors import engine_state
+from games.web import present
+from scoring.engine import LogError, get_engine
+from scoring.engine.complots.rules import (
+    ACTION_CLAIMS,
+    ACTION_CODES,
+    ACTION_NAMES,
+    ASSASSIN_COST,
+    BLOCK_BY_TARGET_ONLY,
+    BLOCKABLE,
+    BLOCKERS,
+    CHARACTER_NAMES,
+    COUP_COST,
+    FORCED_COUP_COINS,
+    TARGETED,
+    VARIANT_CARDS,
+    VARIANT_CODES,
+    VARIANT_NAMES,
+)
+
+GAME_TYPE = "complots"
+MAX_LOSSES = 3  # the claim's challenge, the block's challenge, the coup or assassination
+
+CHARACTER_LABELS = {
+    "duchess": "Duchess",
+    "assassin": "Assassin",
+    "countess": "Countess",
+    "captain": "Captain",
+    "ambassador": "Ambassador",
+    "inquisitor": "Inquisitor",
+}
+ACTION_LABELS = {
+    "income": ("Income", "+1 coin"),
+    "foreign_aid": ("Foreign aid", "+2 coins; the duchess blocks it"),
+    "coup": ("Coup", f"pay {COUP_COST}: the target loses an influence"),
+    "duchess": ("Duchess", "+3 coins"),
+    "assassin": ("Assassin", f"pay {ASSASSIN_COST}: the target loses an influence"),
+    "captain": ("Captain", "takes 2 coins from the target"),
+    "exchange": ("Exchange", "swaps cards with the Court"),
+    "inquire": ("Inquisitor", "looks at a card of the target"),
+}
+VARIANT_LABELS = {
+    "ambassador": "Ambassador (the base game)",
+    "inquisitor": "Inquisitor (instead of the Ambassador)",
+}
+YES, NO = "yes", "no"
+
+
+# --- The rules, by name (the engine's constants are small integers) ----------------------------
+
+
+def claim_of(action: str, variant: str) -> str | None:
+    """The character an action claims, or None (income, foreign aid, coup)."""
+    code = ACTION_CLAIMS[VARIANT_CODES[variant]][ACTION_CODES[action]]
+    return CHARACTER_NAMES[code] if code >= 0 else None
+
+
+def is_targeted(action: str) -> bool:
+    return TARGETED[ACTION_CODES[action]]
+
+
+def is_blockable(action: str) -> bool:
+    return BLOCKABLE[ACTION_CODES[action]]
+
+
+def blocked_by_target_only(action: str) -> bool:
+    return BLOCK_BY_TARGET_ONLY[ACTION_CODES[action]]
+
+
+def block_characters(action: str, variant: str) -> list[str]:
+    """The characters that block ``action`` in ``variant`` (K2)."""
+    mask = BLOCKERS[VARIANT_CODES[variant]][ACTION_CODES[action]]
+    return [name for code, name in enumerate(CHARACTER_NAMES) if mask >> code & 1]
+
+
+def game_characters(variant: str) -> list[str]:
+    mask = VARIANT_CARDS[VARIANT_CODES[variant]]
+    return [name for code, name in enumerate(CHARACTER_NAMES) if mask >> code & 1]
+
+
+def allowed_actions(coins: int, variant: str) -> list[str]:
+    """The actions a seat starting its turn with ``coins`` may declare: only a coup from 10
+    coins, no coup under 7, no assassination under 3, inquire only with the inquisitor."""
+    if coins >= FORCED_COUP_COINS:
+        return ["coup"]
+    allowed = []
+    for action in ACTION_NAMES:
+        if action == "coup" and coins < COUP_COST:
+            continue
+        if action == "assassin" and coins < ASSASSIN_COST:
+            continue
+        if action == "inquire" and variant != "inquisitor":
+            continue
+        allowed.append(action)
+    return allowed
+
+
+def action_label(action: str, variant: str) -> str:
+    name, _ = ACTION_LABELS[action]
+    if action == "exchange":
+        return f"{CHARACTER_LABELS[variant]}: exchange"
+    return name
+
+
+def required_losses(hidden: Sequence[int], turn: Mapping[str, Any]) -> list[int]:
+    """The seats that must turn up an influence in ``turn``, in order (rules: the claim's
+    challenge, then the block's challenge, then the coup or assassination; an eliminated player
+    loses nothing more). ``hidden``: each seat's hidden influences before the turn. For the
+    loss rows of the form only: the engine decides."""
+    left = list(hidden)
+    out: list[int] = []
+
+    def lose(seat: Any) -> None:
+        if isinstance(seat, int) and 0 <= seat < len(left) and left[seat] > 0:
+            left[seat] -= 1
+            out.append(seat)
+
+    challenge = turn.get("challenge")
+    if challenge:
+        if challenge.get("truthful"):
+            lose(challenge.get("by"))
+        else:
+            lose(turn.get("actor"))
+            return out  # a caught bluff cancels the action
+    blocked = False
+    block = turn.get("block")
+    if block:
+        blocked = True
+        inner = block.get("challenge")
+        if inner:
+            if inner.get("truthful"):
+                lose(inner.get("by"))
+            else:
+                lose(block.get("by"))
+                blocked = False
+    if not blocked and turn.get("action") in ("coup", "assassin"):
+        lose(turn.get("target"))
+    return out
+
+
+# --- Reads ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where a game stands before its next turn, as the turn entry needs it."""
+
+    number: int  # the next turn's number
+    over: bool  # one player is left: no turn follows
+    current: int | None  # the seat to act
+    variant: str
+    players: list[dict[str, Any]]  # the result's seats: coins, influences, face_up, alive
+    state: Any  # the engine's state, to replay a refused turn's losses one by one
+
+    @property
+    def hidden(self) -> list[int]:
+        return [p["influences"] for p in self.players]
+
+    def live_others(self, seat: int | None) -> list[dict[str, Any]]:
+        return [p for p in self.players if p["alive"] and p["seat"] != seat]
+
+
+def _next_live(players: Sequence[Mapping[str, Any]], after: int) -> int | None:
+    n = len(players)
+    for k in range(1, n + 1):
+        seat = (after + k) % n
+        if players[seat]["alive"]:
+            return seat
+    return None
+
+
+def table_state(game: Game) -> Table:
+    """The table before the game's next turn. Raises ``LogError`` if the stored turns no longer
+    replay (a rules correction)."""
+    state = engine_state(game)
+    result = get_engine(GAME_TYPE).result(state)
+    players = result["players"]
+    turns = result["turns"]
+    over = bool(result["complete"])
+    if over:
+        current = None
+    elif turns:  # the next live seat clockwise after the last turn's actor
+        current = _next_live(players, turns[-1]["actor"])
+    else:
+        current = game.first_player or 0
+    return Table(
+        number=result["turns_played"] + 1,
+        over=over,
+        current=current,
+        variant=result["variant"],
+        players=players,
+        state=state,
+    )
+
+
+# --- New game: the variant ----------------------------------------------------------------------
+
+
+class NewGameOptions(forms.Form):
+    """Complots' own options of a new game: which fifth character is in play."""
+
+    template = "web/complots/new_game_options.html"
+
+    variant = forms.ChoiceField(
+        choices=[(v, VARIANT_LABELS[v]) for v in VARIANT_NAMES],
+        initial=VARIANT_NAMES[0],
+        widget=forms.RadioSelect,
+        label="Variant",
+        help_text="The Inquisitor also inquires: it looks at a card of another player.",
+    )
+
+    def check(self, players: int) -> bool:
+        return True
+
+    def game_kwargs(self) -> dict[str, Any]:
+        return {"variant": self.cleaned_data["variant"]}
+
+
+# --- The turn entry ------------------------------------------------------------------------------
+
+STEP_ACTION, STEP_DETAILS, STEP_SAVE = "action", "details", "save"
+ACTION_FIELDS = ("action", "target")
+# Where the engine's refusal goes, by its code (the rest: see ``TurnForm.engine_error``).
+FIELD_OF_CODE = {
+    "game_over": "action",
+    "out_of_turn": "action",
+    "unknown_action": "action",
+    "action_not_in_variant": "action",
+    "forced_coup": "action",
+    "not_enough_coins": "action",
+    "bad_target": "target",
+    "not_challengeable": "challenge_by",
+    "action_cancelled": "block_by",
+    "not_blockable": "block_by",
+    "bad_blocker": "block_by",
+    "bad_block_character": "block_as",
+}
+LOSS_CODES = {
+    "unknown_card",
+    "missing_loss",
+    "unexpected_loss",
+    "claimed_card_lost",
+    "card_not_hidden",
+}
+
+
+def _seat_choices(names: Sequence[str], empty: str) -> list[tuple[str, str]]:
+    return [("", empty), *((str(s), name) for s, name in enumerate(names))]
+
+
+def _truth_choices() -> list[tuple[str, str]]:
+    return [("", "—"), (YES, "True: the card was shown"), (NO, "False: a bluff")]
+
+
+class TurnForm(forms.Form):
+    """The next turn. Every seat and character is a choice here, so that a stale or forged
+    turn reaches the engine and is refused with its reasons; the page offers only what the
+    rules allow (``turn_context``)."""
+
+    template = "web/complots/turn_entry.html"
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    actor = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTION_NAMES], required=False)
+    target = forms.ChoiceField(required=False)
+    forced_swap = forms.BooleanField(required=False, label="The target had to swap that card")
+    challenge_by = forms.ChoiceField(required=False)
+    challenge_truthful = forms.ChoiceField(choices=_truth_choices(), required=False)
+    block_by = forms.ChoiceField(required=False)
+    block_as = forms.ChoiceField(
+        choices=[("", "—"), *((c, CHARACTER_LABELS[c]) for c in CHARACTER_NAMES)], required=False
+    )
+    block_challenge_by = forms.ChoiceField(required=False)
+    block_challenge_truthful = forms.ChoiceField(choices=_truth_choices(), required=False)
+
+    def __init__(self, *args: Any, table: Table, names: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.names = names
+        self.step = (self.data.get("step") or STEP_SAVE) if self.is_bound else STEP_ACTION
+        self.stage = STEP_ACTION if not self.is_bound else STEP_DETAILS
+        self._ready = False
+        self._turn: dict[str, Any] = {}
+        self._listed: list[tuple[int, dict[str, Any]]] = []  # (row, loss) in order
+        for name in ("target", "challenge_by", "block_by", "block_challenge_by"):
+            self.fields[name].choices = _seat_choices(names, "—")  # type: ignore[attr-defined]
+        cards = [("", "—"), *((c, CHARACTER_LABELS[c]) for c in CHARACTER_NAMES)]
+        for i in range(MAX_LOSSES):
+            self.fields[f"loss_{i}_seat"] = forms.ChoiceField(
+                choices=_seat_choices(names, "—"), required=False, label=f"Loss {i + 1}: who"
+            )
+            self.fields[f"loss_{i}_card"] = forms.ChoiceField(
+                choices=cards, required=False, label=f"Loss {i + 1}: card"
+            )
+
+    # The values as typed, for the page and the turn.
+
+    def _int(self, name: str) -> int | None:
+        value = self.cleaned_data.get(name)
+        return int(value) if value not in (None, "") else None
+
+    def _truth(self, name: str) -> bool | None:
+        value = self.cleaned_data.get(name)
+        return {YES: True, NO: False}.get(value or "")
+
+    def has_details(self, action: str) -> bool:
+        """Whether the action has more to ask than itself: a challenge, a block, a loss."""
+        variant = self.table.variant
+        return claim_of(action, variant) is not None or is_blockable(action) or action == "coup"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:  # a choice not offered (a forged post): shown where it was typed
+            on_action = any(f in self.errors for f in ACTION_FIELDS)
+            self.stage = STEP_ACTION if on_action else STEP_DETAILS
+            return data
+        action = data.get("action") or ""
+        actor = data.get("actor")
+        actor_name = self.names[actor] if actor is not None and actor < len(self.names) else ""
+        if self.step == STEP_ACTION:  # "Change": back to the action, nothing checked
+            self.stage = STEP_ACTION
+            return data
+        if not action:
+            self.add_error("action", f"Choose {actor_name}'s action.")
+        elif is_targeted(action) and self._int("target") is None:
+            self.add_error("target", f"Choose whom {actor_name} targets.")
+        if self.errors:
+            self.stage = STEP_ACTION
+            return data
+        self.stage = STEP_DETAILS
+        if self.step == STEP_DETAILS and self.has_details(action):
+            return data  # the next step of the entry: challenge, block, losses
+        self._check_details(action)
+        self._turn = self._build_turn()
+        self._check_losses()
+        self._ready = not self.errors
+        return data
+
+    def _check_details(self, action: str) -> None:
+        if self._int("challenge_by") is not None and self._truth("challenge_truthful") is None:
+            self.add_error("challenge_truthful", "Was the claim true? Choose one.")
+        if self._int("block_by") is not None:
+            if not self.cleaned_data.get("block_as"):
+                allowed = block_characters(action, self.table.variant) if action else []
+                if len(allowed) == 1:
+                    self.cleaned_data["block_as"] = allowed[0]
+                else:
+                    self.add_error("block_as", "As which character did they block?")
+            if (
+                self._int("block_challenge_by") is not None
+                and self._truth("block_challenge_truthful") is None
+            ):
+                self.add_error("block_challenge_truthful", "Was the block true? Choose one.")
+        elif self._int("block_challenge_by") is not None:
+            self.add_error("block_challenge_by", "No one blocked: there is no block to challenge.")
+
+    def _build_turn(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        action = data["action"]
+        turn: dict[str, Any] = {"actor": data["actor"], "action": action}
+        if is_targeted(action):  # a target left checked on another action means nothing
+            turn["target"] = self._int("target")
+        challenger = self._int("challenge_by")
+        if challenger is not None:
+            turn["challenge"] = {"by": challenger, "truthful": self._truth("challenge_truthful")}
+        blocker = self._int("block_by")
+        if blocker is not None:
+            block: dict[str, Any] = {"by": blocker, "as": data.get("block_as") or ""}
+            block_challenger = self._int("block_challenge_by")
+            if block_challenger is not None:
+                block["challenge"] = {
+                    "by": block_challenger,
+                    "truthful": self._truth("block_challenge_truthful"),
+                }
+            turn["block"] = block
+        if action == "inquire" and data.get("forced_swap"):
+            turn["forced_swap"] = True
+        return turn
+
+    def _check_losses(self) -> None:
+        """The loss rows: a row names who and which card. With none filled in, the rows are
+        filled with the seats the rules require, and the page asks for their cards."""
+        rows = [
+            (i, self._int(f"loss_{i}_seat"), self.cleaned_data.get(f"loss_{i}_card") or "")
+            for i in range(MAX_LOSSES)
+        ]
+        if not any(card for _, _, card in rows):
+            needed = required_losses(self.table.hidden, self._turn)
+            if needed:
+                # A turn the engine refuses for another reason is not worth a card: say why.
+                refusal = self._refusal(self._turn)
+                if refusal is not None and refusal.code not in LOSS_CODES:
+                    self.engine_error(refusal)
+                else:
+                    self._prefill(needed)
+                return
+            rows = []  # a seat chosen without a card, where no loss is due, means nothing
+        for i, seat, card in rows:
+            if card and seat is None:
+                self.add_error(f"loss_{i}_seat", "Whose card was it?")
+            elif seat is not None and not card:
+                self.add_error(f"loss_{i}_card", f"Which card did {self.names[seat]} turn up?")
+            elif card and seat is not None:
+                self._listed.append((i, {"seat": seat, "card": card}))
+
+    def _refusal(self, turn: dict[str, Any]) -> LogError | None:
+        """The engine's refusal of ``turn`` after the stored turns, or None."""
+        try:
+            get_engine(GAME_TYPE).apply_entry(self.table.state, turn)
+        except LogError as exc:
+            return exc
+        return None
+
+    def _prefill(self, seats: Sequence[int]) -> None:
+        self.data = self.data.copy()
+        for i in range(MAX_LOSSES):
+            seat = seats[i] if i < len(seats) else None
+            self.data[f"loss_{i}_seat"] = "" if seat is None else str(seat)
+            self.data[f"loss_{i}_card"] = ""
+            if seat is not None:
+                self.add_error(f"loss_{i}_card", f"Which card did {self.names[seat]} turn up?")
+
+    def ready(self) -> bool:
+        return self._ready
+
+    def entry_data(self) -> dict[str, Any]:
+        turn = dict(self._turn)
+        if self._listed:
+            turn["losses"] = [loss for _, loss in self._listed]
+        return turn
+
+    # Refusals.
+
+    def engine_error(self, exc: LogError | RecordError) -> None:
+        """Show the engine's refusal next to the field that caused it; nothing is stored."""
+        field = self._field_of(exc)
+        if field is not None and field.split("_")[0] in ("action", "target"):
+            self.stage = STEP_ACTION
+        self.add_error(field, exc.message)
+
+    def _field_of(self, exc: LogError | RecordError) -> str | None:
+        if isinstance(exc, RecordError):
+            return None
+        code, seat = exc.code, exc.seat
+        if code in FIELD_OF_CODE:
+            return FIELD_OF_CODE[code]
+        turn = self._turn
+        challenge = turn.get("challenge") or {}
+        block = turn.get("block") or {}
+        block_challenge = block.get("challenge") or {}
+        if code == "bad_challenger":
+            if challenge and challenge["by"] == seat:
+                return "challenge_by"
+            return "block_challenge_by" if block_challenge else "challenge_by"
+        if code == "no_copy_left":
+            if challenge and seat == turn["actor"] and challenge.get("truthful"):
+                return "challenge_truthful"
+            return "block_challenge_truthful"
+        if code in LOSS_CODES:
+            return self._loss_field(exc)
+        return None
+
+    def _loss_field(self, exc: LogError) -> str:
+        """The loss row the refusal is about: the engine reads the losses in order, so the row
+        is the first whose turn, cut after it, is refused the same way."""
+        listed = self._listed
+        if exc.code == "missing_loss":
+            used = {i for i, _ in listed}
+            row = next((i for i in range(MAX_LOSSES) if i not in used), MAX_LOSSES - 1)
+            if exc.seat is not None:  # who must lose: offered in the row
+                self.data = self.data.copy()
+                self.data[f"loss_{row}_seat"] = str(exc.seat)
+            return f"loss_{row}_card"
+        for k in range(1, len(listed) + 1):
+            found = self._refusal({**self._turn, "losses": [loss for _, loss in listed[:k]]})
+            if found is not None and (found.code, found.seat) == (exc.code, exc.seat):
+                row = listed[k - 1][0]
+                return f"loss_{row}_seat" if exc.code == "unexpected_loss" else f"loss_{row}_card"
+        row = next((i for i, loss in listed if loss["seat"] == exc.seat), 0)
+        return f"loss_{row}_card"
+
+
+def entry_form(game: Game, table: Table, names: list[str], data: Any = None) -> TurnForm:
+    initial = {"number": table.number, "actor": table.current}
+    return TurnForm(data, initial=initial, table=table, names=names)
+
+
+def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
+    turn = (result.get("turns") or [])[number - 1]
+    words = f"Turn {number} saved: {turn_words(turn, names, result.get('variant') or 'ambassador')}"
+    if result.get("complete"):
+        winner = names[result["winners"][0]]
+        words += f" {winner} is the last player left."
+    return words
+
+
+def turn_words(turn: Mapping[str, Any], names: Sequence[str], variant: str) -> str:
+    """A turn of the result in words: "Bea: Captain on Ada, blocked. Ada turned up Duchess"."""
+    action = turn["action"]
+    text = f"{names[turn['actor']]}: {action_label(action, variant)}"
+    if turn.get("target") is not None:
+        text += f" on {names[turn['target']]}"
+    outcome = turn.get("outcome")
+    if outcome == "cancelled":
+        text += ", a bluff caught: cancelled"
+    elif outcome == "blocked":
+        text += ", blocked"
+    text += "."
+    for loss in turn.get("losses") or []:
+        text += (
+            f" {names[loss['seat']]} turned up {CHARACTER_LABELS.get(loss['card'], loss['card'])}."
+        )
+    eliminated = turn.get("eliminated") or []
+    if eliminated:
+        gone = present.names_joined([names[s] for s in eliminated])
+        text += f" {gone} {'is' if len(eliminated) == 1 else 'are'} out."
+    return text
+
+
+def _choice(form: TurnForm, field: str, value: str, label: str, detail: str = "") -> dict[str, Any]:
+    current = form[field].value() if form.is_bound else form.initial.get(field)
+    return {
+        "id": f"{field}-{value or 'none'}",
+        "name": field,
+        "value": value,
+        "label": label,
+        "detail": detail,
+        "checked": str(current or "") == value,
+    }
+
+
+def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, Any]:
+    """What the turn entry shows: the seat to act, the allowed actions and targets, then the
+    challenge, block and loss rows the chosen action can have."""
+    actor = table.current
+    assert actor is not None
+    me = table.players[actor]
+    variant = table.variant
+    others = table.live_others(actor)
+    actions = [
+        _choice(form, "action", a, action_label(a, variant), ACTION_LABELS[a][1])
+        for a in allowed_actions(me["coins"], variant)
+    ]
+    targets = [
+        _choice(form, "target", str(p["seat"]), names[p["seat"]], _seat_words(p)) for p in others
+    ]
+    context: dict[str, Any] = {
+        "actor": me,
+        "actor_name": names[actor],
+        "forced_coup": me["coins"] >= FORCED_COUP_COINS,
+        "stage": form.stage,
+        "actions": actions,
+        "targets": targets,
+        "targeted_actions": present.names_joined(
+            [
+                action_label(a, variant)
+                for a in ACTION_NAMES
+                if is_targeted(a) and (a != "inquire" or variant == "inquisitor")
+            ]
+        ),
+    }
+    action = (form["action"].value() or "") if form.is_bound else ""
+    if form.stage != STEP_DETAILS or action not in ACTION_CODES:
+        context["stage"] = STEP_ACTION
+        return context
+    target = form["target"].value() if is_targeted(action) else ""
+    target_seat = int(target) if str(target or "").isdigit() else None
+    claim = claim_of(action, variant)
+    context.update(
+        {
+            "action": action,
+            "action_label": action_label(action, variant),
+            "target": target or "",
+            "target_name": names[target_seat]
+            if target_seat is not None and target_seat < len(names)
+            else "",
+            "claim": CHARACTER_LABELS[claim] if claim else None,
+            "inquire": action == "inquire",
+        }
+    )
+    if claim:
+        context["challengers"] = [_choice(form, "challenge_by", "", "No one")] + [
+            _choice(form, "challenge_by", str(p["seat"]), names[p["seat"]]) for p in others
+        ]
+        context["claim_truth"] = [
+            _choice(
+                form,
+                "challenge_truthful",
+                YES,
+                f"True: {names[actor]} showed the {CHARACTER_LABELS[claim]}",
+            ),
+            _choice(form, "challenge_truthful", NO, f"False: {names[actor]} was bluffing"),
+        ]
+    if is_blockable(action):
+        if blocked_by_target_only(action):
+            blockers = [p for p in others if p["seat"] == target_seat]
+        else:
+            blockers = others
+        characters = block_characters(action, variant)
+        context["blockers"] = [_choice(form, "block_by", "", "No one")] + [
+            _choice(form, "block_by", str(p["seat"]), names[p["seat"]]) for p in blockers
+        ]
+        context["block_characters"] = [
+            _choice(form, "block_as", c, CHARACTER_LABELS[c]) for c in characters
+        ]
+        if len(characters) == 1 and not form["block_as"].value():
+            context["block_characters"][0]["checked"] = True
+        block_challengers = [
+            p
+            for p in table.players
+            if p["alive"] and (len(blockers) != 1 or p["seat"] != blockers[0]["seat"])
+        ]
+        context["block_challengers"] = [_choice(form, "block_challenge_by", "", "No one")] + [
+            _choice(form, "block_challenge_by", str(p["seat"]), names[p["seat"]])
+            for p in block_challengers
+        ]
+        context["block_truth"] = [
+            _choice(form, "block_challenge_truthful", YES, "True: the blocker showed the card"),
+            _choice(form, "block_challenge_truthful", NO, "False: the blocker was bluffing"),
+        ]
+    # A coup can only take the target's influence: its row is known before anything else.
+    if (
+        action == "coup"
+        and target_seat is not None
+        and not any(form[f"loss_{i}_seat"].value() for i in range(MAX_LOSSES))
+    ):
+        form.data = form.data.copy()
+        form.data["loss_0_seat"] = str(target_seat)
+    context["loss_rows"] = [
+        {"index": i, "seat": form[f"loss_{i}_seat"], "card": form[f"loss_{i}_card"]}
+        for i in range(MAX_LOSSES)
+    ]
+    context["loss_seat_choices"] = [("", "—")] + [
+        (str(p["seat"]), names[p["seat"]]) for p in table.players if p["alive"]
+    ]
+    context["loss_card_choices"] = [("", "—")] + [
+        (c, CHARACTER_LABELS[c]) for c in game_characters(variant)
+    ]
+    return context
+
+
+def _seat_words(player: Mapping[str, Any]) -> str:
+    coins = player["coins"]
+    influences = player["influences"]
+    return (
+        f"{coins} coin{'s' if coins != 1 else ''}, "
+        f"{influences} influence{'s' if influences != 1 else ''}"
+    )
+
+
+# --- Finish: nothing to choose ------------------------------------------------------------------
+
+
+def finish_form(result: dict[str, Any], data: Any = None) -> None:
+    return None  # Complots has no end-of-game choices
+
+
+# --- The game page ------------------------------------------------------------------------------
+
+
+def seat_rows(players: Sequence[Mapping[str, Any]], current: int | None) -> list[dict[str, Any]]:
+    """Every player's coins, hidden influences and face-up cards, the seat to act marked."""
+    return [
+        {
+            **p,
+            "current": p["seat"] == current,
+            "face_up_labels": [CHARACTER_LABELS.get(c, c) for c in p["face_up"]],
+            "hidden_marks": range(p["influences"]),
+        }
+        for p in players
+    ]
+
+
+def tiebreak_words(player: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:
+    """The tie-break that placed ``player`` in words (the engine's ``tiebreak_wording``), with
+    the players it was measured against."""
+    code = player.get("tiebreak")
+    if not code:
+        return ""
+    wording = get_engine(GAME_TYPE).info.tiebreak_wording.get(code, code)
+    if code == "loss_order":
+        others = [
+            p["name"]
+            for p in players
+            if p is not player and p["eliminated_on_turn"] == player["eliminated_on_turn"]
+        ]
+    elif code == "shared":
+        others = [
+            p["name"]
+            for p in players
+            if p is not player and p["alive"] and p["rank"] == player["rank"]
+        ]
+    else:  # coins: the live players with as many influences left
+        others = [
+            p["name"]
+            for p in players
+            if p is not player and p["alive"] and p["influences"] == player["influences"]
+        ]
+    tail = f" (with {present.names_joined(others)})" if others else ""
+    return f"Tie-break: {wording}{tail}."
+
+
+def ranking(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    players = result.get("players") or []
+    rows = [
+        {
+            **p,
+            "rank_words": present.rank_words(p["rank"]),
+            "winner": p["seat"] in (result.get("winners") or []),
+            "tiebreak_words": tiebreak_words(p, players),
+        }
+        for p in players
+    ]
+    return sorted(rows, key=lambda p: (p["rank"], p["seat"]))
+
+
+def counts_table(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The K4 counts: a row per count, a column per player."""
+    players = result.get("players") or []
+    stats = get_engine(GAME_TYPE).info.stats
+    return {
+        "players": players,
+        "rows": [
+            {
+                "key": s.name,
+                "label": s.label,
+                "cells": [{"seat": p["seat"], "value": p.get(s.name, 0)} for p in players],
+            }
+            for s in stats
+        ],
+    }
+
+
+def _turn_history(game: Game, result: Mapping[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    entries = [r.data for r in game.rounds.all()]  # prefetched, in order
+    variant = result.get("variant") or "ambassador"
+    history = []
+    for turn in result.get("turns") or []:
+        entry = entries[turn["turn"] - 1] if turn["turn"] <= len(entries) else {}
+        history.append(
+            {
+                "turn": turn["turn"],
+                "words": turn_words(turn, names, variant),
+                "detail": _entry_detail(entry, names),
+            }
+        )
+    return history
+
+
+def _entry_detail(entry: Mapping[str, Any], names: Sequence[str]) -> str:
+    parts = []
+    challenge = entry.get("challenge")
+    if challenge:
+        parts.append(
+            f"{names[challenge['by']]} challenged: the claim was "
+            f"{'true' if challenge['truthful'] else 'false'}"
+        )
+    block = entry.get("block")
+    if block:
+        text = f"{names[block['by']]} blocked as {CHARACTER_LABELS.get(block['as'], block['as'])}"
+        inner = block.get("challenge")
+        if inner:
+            text += (
+                f", challenged by {names[inner['by']]}: the block was "
+                f"{'true' if inner['truthful'] else 'false'}"
+            )
+        parts.append(text)
+    if entry.get("forced_swap"):
+        parts.append("the target swapped the card shown")
+    return "; ".join(parts)
+
+
+def game_page(
+    *,
+    game: Game,
+    result: dict[str, Any],
+    names: list[str],
+    table: Table | None,
+    entry_form: TurnForm | None,
+    finish_form: None,
+    can_write: bool,
+) -> dict[str, Any]:
+    """The context of Complots' pieces of the game page."""
+    variant = result.get("variant") or game.variant or "ambassador"
+    winners = result.get("winners") or []
+    current = table.current if table is not None else None
+    context: dict[str, Any] = {
+        "meta_template": "web/complots/game_meta.html",
+        "top_template": "web/complots/table.html",
+        "body_template": "web/complots/game_body.html",
+        "over_heading": (
+            f"{names[winners[0]]} wins: one player is left" if winners else "The game is won"
+        ),
+        "finish_button": "Finish the game",
+        "scripts": ["js/turn.js"] if entry_form is not None else [],
+        "variant_label": CHARACTER_LABELS.get(variant, variant),
+        "seat_rows": seat_rows(result.get("players") or [], current),
+        "treasury": result.get("treasury"),
+        "turns_played": result.get("turns_played", 0),
+        "ranking": ranking(result),
+        "finished": game.status == Game.Status.FINISHED,
+        "counts": counts_table(result) if game.status == Game.Status.FINISHED else None,
+        "history": _turn_history(game, result, names),
+    }
+    if entry_form is not None and table is not None:
+        context.update(turn_context(entry_form, table, names))
+    return context
+
+
+# --- The player page ----------------------------------------------------------------------------
+
+
+def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
+    """What the player page shows of Complots: games, wins, survival and the K4 counts."""
+    info = get_engine(GAME_TYPE).info
+    counts = [{"name": s.name, "label": s.label, "value": stats.get(s.name, 0)} for s in info.stats]
+    return {"template": "web/complots/player_section.html", "stats": stats, "counts": counts}

@@ -1,0 +1,3 @@
+"""Pot de Vin on the record side."""
+
+GAME_TYPE = "pot-de-vin"

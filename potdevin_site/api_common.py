@@ -1,0 +1,53 @@
+"""What API modules of several apps share: the documented error responses and the player
+reference (kept in games/api/serializers.py, re-exported here), the ``game_type`` query
+parameter and its error. Views of one app never import another app's views."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import exceptions, status
+from rest_framework.request import Request
+
+from games.api.serializers import ErrorSerializer, PlayerRefSerializer, errors
+from scoring.engine import ENGINES
+from scoring.stats.games import DEFAULT_GAME_TYPE
+
+__all__ = [
+    "DEFAULT_GAME_TYPE",
+    "ErrorSerializer",
+    "PlayerRefSerializer",
+    "UnknownGameType",
+    "errors",
+    "game_type_parameter",
+    "game_type_query",
+]
+
+
+class UnknownGameType(exceptions.APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = "No game of this type is known."
+    default_code = "unknown_game_type"
+
+
+def game_type_query(request: Request, *, default: str = DEFAULT_GAME_TYPE) -> str:
+    """The ``game_type`` query parameter, ``default`` when absent. Raises ``UnknownGameType``
+    (400, code ``unknown_game_type``) for a game the engine registry does not know."""
+    game_type = request.query_params.get("game_type", default)
+    if game_type not in ENGINES:
+        known = ", ".join(ENGINES)
+        raise UnknownGameType(f"No game {game_type!r}; known: {known}.")
+    return game_type
+
+
+def game_type_parameter(
+    description: str = "The game type (default pot-de-vin).",
+) -> OpenApiParameter:
+    return OpenApiParameter(
+        "game_type",
+        str,
+        OpenApiParameter.QUERY,
+        required=False,
+        enum=list(ENGINES),
+        default=DEFAULT_GAME_TYPE,
+        description=f"{description} Unknown: 400 with code unknown_game_type.",
+    )

@@ -1,0 +1,151 @@
+"""The batches of a job, one Celery task each: re-score games, import documents."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models.fields.json import KeyTransform
+from django.utils import timezone
+
+from games import adapters
+from games import services as game_services
+from games.models import Edition, Game, Seat
+from scoring.engine import LogError
+from scoring.jobs import services
+from scoring.jobs.writes import store_results, store_seat_scores
+from scoring.models import Job, JobInput, JobItem
+
+
+def rescore_batch(*, job_id: int, game_ids: Sequence[int]) -> int:
+    """Re-score these games of the job; returns how many were newly done.
+
+    Locks the games (``select_for_update``, in id order) while it reads their rounds and
+    stores results, so a round appended meanwhile is never overwritten by a stale result. The
+    items done are read once the locks are held: a copy of this batch running at the same time
+    (delivered again, or resumed) waits, then finds its games done."""
+    job = Job.objects.get(pk=job_id)
+    new_key = job.params.get("new_edition") or job.params.get("new_deck")
+    new_edition = (
+        Edition.objects.get(game_type=job.params["game_type"], key=new_key) if new_key else None
+    )
+    with transaction.atomic():
+        locked = list(
+            Game.objects.select_for_update(of=("self",))
+            .filter(pk__in=game_ids)
+            .select_related("edition")
+            .defer("result", "edition__data")  # large JSON the batch does not read
+            .annotate(winners_before=KeyTransform("winners", "result"))
+            .order_by("id")
+        )
+        done = set(JobItem.objects.filter(job=job, key__in=game_ids).values_list("key", flat=True))
+        todo = [k for k in game_ids if k not in done]
+        games = [g for g in locked if g.pk not in done]
+        stored = adapters.stored_games([g.pk for g in games])
+        items = []
+        changed: list[Game] = []
+        seats_changed: list[Seat] = []
+        for game in games:
+            item, seats = _rescore_one(job, game, stored[game.pk], new_edition)
+            items.append(item)
+            if item.ok:
+                changed.append(game)
+                seats_changed.extend(seats)
+        # Games deleted since the job started count as done: there is nothing left to score.
+        found = {g.pk for g in games}
+        items.extend(
+            JobItem(job=job, key=k, ok=False, error=_gone(k)) for k in todo if k not in found
+        )
+        store_results(changed)
+        store_seat_scores(seats_changed)
+        JobItem.objects.bulk_create(items)
+        services.complete_if_done(job)
+    return len(items)
+
+
+def _rescore_one(
+    job: Job, game: Game, stored: adapters.StoredGame, new_edition: Edition | None
+) -> tuple[JobItem, list[Seat]]:
+    if new_edition is not None:
+        game.edition = new_edition
+    names = [name for _, _, name in stored.seats]
+    try:
+        if game.mode == Game.Mode.SCOREPAD:
+            result = adapters.score_sheet(game, names, game.sheet, game.finish)
+        else:
+            result = adapters.replay(game, names, stored.rounds)
+    except LogError as exc:
+        return JobItem(job=job, key=game.pk, game=game, ok=False, error=exc.as_dict()), []
+    seats = [Seat(pk=pk, seat=seat) for pk, seat, _ in stored.seats]
+    adapters.store_result(game, seats, result, final=game.status == Game.Status.FINISHED)
+    game.updated_at = timezone.now()
+    item = JobItem(
+        job=job,
+        key=game.pk,
+        game=game,
+        ok=True,
+        winners_before=game.winners_before,  # type: ignore[attr-defined]
+        winners_after=result["winners"],
+    )
+    return item, seats
+
+
+def _gone(game_id: int) -> dict[str, Any]:
+    return {"code": "game_deleted", "message": f"game {game_id} was deleted", "round": None}
+
+
+def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
+    """Import these documents of the job; returns how many were newly done.
+
+    Locks the documents first: a copy of this batch running at the same time waits, then finds
+    them read and dropped, so no document becomes two games."""
+    job = Job.objects.select_related("created_by").get(pk=job_id)
+    owner = job.created_by
+    editions = game_services.EditionCache()
+    with transaction.atomic():
+        inputs = list(
+            JobInput.objects.select_for_update().filter(job=job, key__in=keys).order_by("key")
+        )
+        done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
+        planned = []
+        planned_keys = []
+        items = []
+        for entry in (e for e in inputs if e.key not in done):
+            try:
+                plan = game_services.import_plan(
+                    owner=owner, document=entry.document, editions=editions
+                )
+            except LogError as exc:
+                items.append(JobItem(job=job, key=entry.key, ok=False, error=exc.as_dict()))
+                continue
+            planned.append(plan)
+            planned_keys.append(entry.key)
+        games = game_services.import_store(owner=owner, planned=planned)
+        items.extend(
+            JobItem(
+                job=job,
+                key=key,
+                game=game,
+                ok=True,
+                winners_after=(game.result or {}).get("winners", []),
+            )
+            for key, game in zip(planned_keys, games, strict=True)
+        )
+        JobItem.objects.bulk_create(items)
+        JobInput.objects.filter(job=job, key__in=[i.key for i in items]).delete()
+        services.complete_if_done(job)
+    return len(items)
+
+
+def batch_failed(*, job_id: int, keys: Sequence[int], error: BaseException) -> None:
+    """Record an unexpected error (a bug, not a bad log) on every key of a batch not done yet,
+    so the job still completes and says what went wrong."""
+    job = Job.objects.get(pk=job_id)
+    body = {"code": "internal_error", "message": f"{type(error).__name__}: {error}"[:500]}
+    with transaction.atomic():
+        done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
+        JobItem.objects.bulk_create(
+            JobItem(job=job, key=k, ok=False, error=body) for k in keys if k not in done
+        )
+        services.complete_if_done(job)

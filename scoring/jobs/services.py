@@ -1,0 +1,175 @@
+"""Starting, resuming and ending batch jobs (writes); the batches themselves are in
+``scoring.jobs.batches``."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Edition
+from scoring.jobs.selectors import rescore_games
+from scoring.models import Job, JobInput, JobItem, JobKeys
+
+
+def batch_size() -> int:
+    # At least 100 games a task: fewer makes the broker's overhead count.
+    return max(100, int(getattr(settings, "POTDEVIN_JOB_BATCH_SIZE", 200)))
+
+
+def chunks(keys: Sequence[int], size: int) -> list[list[int]]:
+    return [list(keys[i : i + size]) for i in range(0, len(keys), size)]
+
+
+class QueueUnavailable(Exception):
+    """The broker refused the job's batches; the job is marked failed."""
+
+
+class CannotResume(Exception):
+    """A job whose batches cannot be sent again: it is done, or (a re-score started before
+    jobs kept their keys) it does not know its games."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _enqueue(job: Job, keys: Sequence[int]) -> None:
+    """Send the batches once the job row is committed (a worker must be able to read it).
+    Raises ``QueueUnavailable`` when the broker cannot be reached."""
+    from scoring import tasks
+
+    task = tasks.rescore_batch if job.kind == Job.Kind.RESCORE else tasks.import_batch
+    batches = chunks(keys, batch_size())
+
+    def send() -> None:
+        try:
+            for batch in batches:
+                task.delay(job.pk, batch)
+        except Exception as exc:  # whatever the transport raises, the job cannot run
+            Job.objects.filter(pk=job.pk).update(
+                status=Job.Status.FAILED, error=f"the job queue is unavailable: {exc}"
+            )
+            raise QueueUnavailable(str(exc)) from exc
+
+    transaction.on_commit(send)
+
+
+def rescore_start(
+    *,
+    created_by: AbstractBaseUser,
+    game_type: str | None = None,
+    edition: Edition | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    new_edition: Edition | None = None,
+) -> Job:
+    """Start re-scoring every game matching the filter, with ``new_edition`` if given (the
+    games then use that edition from now on). An edition belongs to one game, so a filter by
+    edition, or a new edition, keeps to the games of its type."""
+    if new_edition is not None or edition is not None:
+        game_type = (new_edition or edition).game_type  # type: ignore[union-attr]
+    params = {
+        "game_type": game_type,
+        "edition": edition.key if edition else None,
+        "date_from": date_from.isoformat() if date_from else None,
+        "date_to": date_to.isoformat() if date_to else None,
+        "new_edition": new_edition.key if new_edition else None,
+    }
+    with transaction.atomic():
+        ids = list(
+            rescore_games(
+                game_type=game_type, edition=edition, date_from=date_from, date_to=date_to
+            )
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        job = Job.objects.create(
+            kind=Job.Kind.RESCORE, params=params, total=len(ids), created_by=created_by
+        )
+        JobKeys.objects.create(job=job, keys=ids)
+        if not ids:
+            _finish(job)
+        _enqueue(job, ids)
+    return job
+
+
+def import_start(*, created_by: AbstractBaseUser, documents: Sequence[Any]) -> Job:
+    """Import many log documents in the background. Unlike a direct import, each document
+    stands alone: an impossible one is reported (with its index) and the others are stored."""
+    with transaction.atomic():
+        job = Job.objects.create(kind=Job.Kind.IMPORT, total=len(documents), created_by=created_by)
+        JobInput.objects.bulk_create(
+            JobInput(job=job, key=i, document=doc) for i, doc in enumerate(documents)
+        )
+        _enqueue(job, list(range(len(documents))))
+    return job
+
+
+def job_resume(job_id: int) -> int:
+    """Send the batches of the job's keys that have no item yet again, and mark the job
+    running (a job that failed because the broker refused its batches too). Returns how many
+    keys were sent. Raises ``CannotResume`` for a job that is done (or does not know its keys),
+    ``QueueUnavailable`` when the broker cannot be reached."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job_id)
+        if job.status == Job.Status.DONE:
+            raise CannotResume("job_finished", f"job {job.pk} is done: there is nothing to resume")
+        keys: Sequence[int] | None = range(job.total)
+        if job.kind == Job.Kind.RESCORE:
+            keys = JobKeys.objects.filter(job=job).values_list("keys", flat=True).first()
+            if keys is None:
+                raise CannotResume(
+                    "job_keys_missing", f"job {job.pk} does not know its games: start it again"
+                )
+        done = set(JobItem.objects.filter(job=job).values_list("key", flat=True))
+        remaining = [k for k in keys if k not in done]
+        job.status, job.error = Job.Status.RUNNING, ""
+        job.save(update_fields=["status", "error"])
+        if remaining:
+            _enqueue(job, remaining)
+        else:  # every batch got through; only marking the job done was missed
+            complete_if_done(job)
+    return len(remaining)
+
+
+def complete_if_done(job: Job) -> None:
+    """Note the batch's progress, and mark the job done when every key has its item.
+
+    Batches pass here one at a time: the update of ``progressed_at`` locks the job row until
+    the batch commits, so the last one to get the lock counts every other's items. (Unlocked,
+    two last batches finishing together would each count before the other committed, and
+    neither would end the job.) The conditional update makes exactly one batch win."""
+    Job.objects.filter(pk=job.pk).update(progressed_at=timezone.now())
+    if JobItem.objects.filter(job=job).count() < job.total:
+        return
+    if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
+        status=Job.Status.DONE, finished_at=timezone.now()
+    ):
+        transaction.on_commit(lambda: _after_job(job.pk))
+
+
+def _finish(job: Job) -> None:
+    job.status = Job.Status.DONE
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "finished_at"])
+
+
+AFTER_JOB: list[Callable[[Job, list[int]], None]] = []
+
+
+def _after_job(job_id: int) -> None:
+    """What follows a finished job: the hooks registered in AFTER_JOB (statistics, ratings)
+    get the games whose results it wrote."""
+    job = Job.objects.get(pk=job_id)
+    game_ids = list(
+        JobItem.objects.filter(job=job, ok=True).values_list("game_id", flat=True).distinct()
+    )
+    for hook in AFTER_JOB:
+        hook(job, [g for g in game_ids if g is not None])

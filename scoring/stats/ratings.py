@@ -1,0 +1,275 @@
+"""Skill ratings: openskill's Plackett-Luce model over the finished games of each game type in
+date order, one independent series per game type (a Pot de Vin rating says nothing of one's
+Complots). Recomputed from the earliest changed date once a change commits: in a Celery task
+that takes every change pending so far (``RatingsPending``), or in process when
+``settings.POTDEVIN_RATINGS_SYNC`` is on."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, OuterRef, Q, Subquery
+from openskill.models import PlackettLuce
+
+from games.models import Player
+from scoring.models import PlayerGame, Rating, RatingHistory, RatingsPending
+from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, insert, lock
+
+logger = logging.getLogger(__name__)
+
+HISTORY_FIELDS = (
+    "player_id",
+    "game_id",
+    "game_type",
+    "played_on",
+    "mu",
+    "sigma",
+    "ordinal",
+)
+
+_pending = threading.local()  # .since: {game type: earliest date (date.min: all)} to commit
+
+
+def ratings_schedule(*, game_type: str, since: datetime.date | None) -> None:
+    """Recompute the ratings of ``game_type`` from ``since`` (None: all) once the current
+    transaction commits. Calls in one transaction make one recompute per game type, from its
+    earliest date. Without ``POTDEVIN_RATINGS_SYNC`` the change is written down
+    (``RatingsPending``) with the transaction, and a catch-up task is queued once it commits."""
+    if not settings.POTDEVIN_RATINGS_SYNC:
+        RatingsPending.objects.create(game_type=game_type, since=since)
+    wanted = since or datetime.date.min
+    pending: dict[str, datetime.date] | None = getattr(_pending, "since", None)
+    if pending is None:
+        pending = _pending.since = {}
+    pending[game_type] = min(pending.get(game_type, wanted), wanted)
+    transaction.on_commit(_ratings_after_commit)
+
+
+def _ratings_after_commit() -> None:
+    pending: dict[str, datetime.date] | None = getattr(_pending, "since", None)
+    if not pending:
+        return  # an earlier callback of the same commit took it
+    _pending.since = None
+    if settings.POTDEVIN_RATINGS_SYNC:
+        for game_type, since in sorted(pending.items()):
+            ratings_recompute(
+                game_type=game_type, since=None if since == datetime.date.min else since
+            )
+        return
+    from scoring.stats_tasks import ratings_catch_up_task
+
+    try:
+        ratings_catch_up_task.delay()
+    except Exception:  # the change is written down: the next catch-up takes it
+        logger.exception("could not queue the ratings catch-up")
+
+
+def ratings_catch_up() -> int:
+    """Recompute ratings once per game type for every change pending so far, from the earliest
+    of its dates; returns the number of games rated (0: nothing was pending, an earlier
+    catch-up took it). One at a time (PostgreSQL: advisory lock; SQLite: one writer), so a
+    catch-up queued behind another finds the changes that one took gone."""
+    with transaction.atomic():
+        lock(RATINGS_LOCK_KEY)
+        dates: dict[str, list[datetime.date | None]] = defaultdict(list)
+        for game_type, since in take_pending():
+            dates[game_type].append(since)
+        rated = 0
+        for game_type, found in sorted(dates.items()):
+            since = None if None in found else min(d for d in found if d is not None)
+            rated += ratings_recompute(game_type=game_type, since=since)
+        return rated
+
+
+def take_pending() -> list[tuple[str, datetime.date | None]]:
+    """Remove the pending changes (inside the caller's transaction); their game types and
+    dates."""
+    rows = list(RatingsPending.objects.values_list("id", "game_type", "since"))
+    for chunk in chunks([pk for pk, _, _ in rows]):
+        RatingsPending.objects.filter(pk__in=chunk).delete()
+    return [(game_type, since) for _, game_type, since in rows]
+
+
+def _rating_model() -> PlackettLuce:
+    return PlackettLuce()
+
+
+def _ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+Rated = dict[int, tuple[Any, int]]  # player: (openskill rating, rated games)
+
+
+def _start_ratings(model: PlackettLuce, game_type: str, player_ids: Sequence[int]) -> Rated:
+    """Each player's rating and rated games of ``game_type`` after their last remaining
+    ``RatingHistory`` row."""
+    start: Rated = {}
+    history = RatingHistory.objects.filter(game_type=game_type)
+    for chunk in chunks(player_ids):
+        counts = dict(
+            history.filter(player_id__in=chunk)
+            .values("player_id")
+            .annotate(n=Count("id"))
+            .order_by()
+            .values_list("player_id", "n")
+        )
+        last = (
+            history.filter(player_id=OuterRef("pk"))
+            .order_by("-played_on", "-game_id")
+            .values("id")[:1]
+        )
+        last_ids = [
+            pk
+            for pk in Player.objects.filter(pk__in=chunk)
+            .annotate(last=Subquery(last))
+            .values_list("last", flat=True)
+            if pk is not None
+        ]
+        for pid, mu, sigma in RatingHistory.objects.filter(pk__in=last_ids).values_list(
+            "player_id", "mu", "sigma"
+        ):
+            start[pid] = (model.rating(mu=mu, sigma=sigma), counts[pid])
+    return start
+
+
+def _games_since(
+    game_type: str, since: datetime.date | None
+) -> Iterator[tuple[int, datetime.date, list[Any]]]:
+    """(game id, date, [(player, team, rank), ...] in seat order), in rating order."""
+    rows = PlayerGame.objects.filter(game_type=game_type, game__isnull=False)
+    if since is not None:
+        rows = rows.filter(played_on__gte=since)
+    current: tuple[int, datetime.date] | None = None
+    seats: list[Any] = []
+    for game_id, played_on, player_id, team, rank in (
+        rows.order_by("played_on", "game_id", "seat")
+        .values_list("game_id", "played_on", "player_id", "team", "rank")
+        .iterator(chunk_size=5000)
+    ):
+        if current is not None and current[0] != game_id:
+            yield current[0], current[1], seats
+            seats = []
+        current = (game_id, played_on)
+        seats.append((player_id, team, rank))
+    if current is not None:
+        yield current[0], current[1], seats
+
+
+def _rate_games(
+    model: PlackettLuce, state: Rated, game_type: str, since: datetime.date | None
+) -> Iterator[list[tuple[Any, ...]]]:
+    """Rate the games of ``game_type`` from ``since`` in order, updating ``state``; yields each
+    game's ``RatingHistory`` rows (HISTORY_FIELDS). A unit is a player, or a team: the engine's
+    ranks, ties included, are openskill's."""
+    for game_id, played_on, seats in _games_since(game_type, since):
+        units: dict[Any, list[int]] = {}
+        unit_rank: dict[Any, int] = {}
+        for player_id, team, rank in seats:
+            key = ("team", team) if team is not None else ("player", player_id)
+            units.setdefault(key, []).append(player_id)
+            unit_rank[key] = rank
+        for members in units.values():
+            for p in members:
+                if p not in state:  # a first game: a rating object of its own (rate() tells
+                    state[p] = (model.rating(), 0)  # the players apart by their ids)
+        teams = [[state[p][0] for p in members] for members in units.values()]
+        result = model.rate(teams, ranks=[unit_rank[k] for k in units])
+        rows = []
+        for members, rated in zip(units.values(), result, strict=True):
+            for player_id, r in zip(members, rated, strict=True):
+                state[player_id] = (r, state[player_id][1] + 1)
+                rows.append(
+                    (
+                        player_id,
+                        game_id,
+                        game_type,
+                        played_on,
+                        r.mu,
+                        r.sigma,
+                        _ordinal(r.mu, r.sigma),
+                    )
+                )
+        yield rows
+
+
+def rated_game_types() -> list[str]:
+    """Every game type with games, ratings or rating history."""
+    found: set[str] = set()
+    for model in (PlayerGame, Rating, RatingHistory):
+        found |= set(model.objects.values_list("game_type", flat=True).distinct().order_by())
+    return sorted(found)
+
+
+def ratings_recompute(*, game_type: str | None = None, since: datetime.date | None = None) -> int:
+    """Recompute the ratings of ``game_type`` (None: of every game type) game by game in
+    (played_on, game id) order from ``since`` (None: from the first game): history before
+    ``since`` is kept and each player starts from their rating after it; then the current
+    ``Rating`` rows follow. Returns the number of games rated.
+
+    Runs in one transaction; on PostgreSQL under an advisory lock, so recomputes queue."""
+    with transaction.atomic():
+        lock(RATINGS_LOCK_KEY)
+        if game_type is None:
+            return sum(_recompute(kind, since) for kind in rated_game_types())
+        return _recompute(game_type, since)
+
+
+def _recompute(game_type: str, since: datetime.date | None) -> int:
+    model = _rating_model()
+    history = RatingHistory.objects.filter(game_type=game_type)
+    ratings = Rating.objects.filter(game_type=game_type)
+    gone = history.filter(game__isnull=True)
+    if since is not None:
+        gone = history.filter(Q(played_on__gte=since) | Q(game__isnull=True))
+    affected = set(gone.values_list("player_id", flat=True).distinct())
+    if since is None:
+        affected |= set(ratings.values_list("player_id", flat=True))
+        history.delete()
+    else:
+        gone.delete()
+    rows = PlayerGame.objects.filter(game_type=game_type, game__isnull=False)
+    if since is not None:
+        rows = rows.filter(played_on__gte=since)
+    affected |= set(rows.values_list("player_id", flat=True).distinct())
+    state = _start_ratings(model, game_type, sorted(affected)) if since is not None else {}
+
+    rated = 0
+    batch: list[tuple[Any, ...]] = []
+    for made in _rate_games(model, state, game_type, since):
+        rated += 1
+        batch.extend(made)
+        if len(batch) >= BATCH:  # PlayerGame is read in chunks meanwhile: another table
+            insert(RatingHistory, HISTORY_FIELDS, batch)
+            batch = []
+    insert(RatingHistory, HISTORY_FIELDS, batch)
+
+    unrated = [p for p in affected if p not in state]
+    for chunk in chunks(unrated):
+        ratings.filter(player_id__in=chunk).delete()
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                player_id=pid,
+                game_type=game_type,
+                mu=r.mu,
+                sigma=r.sigma,
+                ordinal=_ordinal(r.mu, r.sigma),
+                games=games,
+            )
+            for pid, (r, games) in state.items()
+            if pid in affected
+        ],
+        batch_size=BATCH,
+        update_conflicts=True,
+        unique_fields=["player", "game_type"],
+        update_fields=["mu", "sigma", "ordinal", "games", "updated"],
+    )
+    return rated

@@ -1,0 +1,62 @@
+"""Factories of the record service tests: an owner, the stored Pot de Vin edition, games made
+through the services."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Edition, Game
+
+COMPLOTS = "complots"
+POT_DE_VIN = "pot-de-vin"
+
+
+@pytest.fixture
+def owner(db: None) -> Any:
+    return get_user_model().objects.create_user("owner", password="pw-owner-123456")
+
+
+@pytest.fixture
+def pdv_edition(db: None) -> Edition:
+    """The stored Pot de Vin ``standard`` edition: migrate stores it (post_migrate), and a
+    transactional test's flush emits post_migrate again."""
+    return Edition.objects.get(game_type=POT_DE_VIN, key="standard")
+
+
+def append_all(game: Game, entries: Sequence[dict[str, Any]]) -> Game:
+    """Append these entries (rounds, turns) one by one through the service."""
+    for data in entries:
+        game, _ = services.round_append(game=game, round_data=copy.deepcopy(data))
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def complots_game(owner: Any) -> Callable[..., Game]:
+    """``complots_game(names=..., first_player=..., variant=..., turns=[...])``: a Complots game
+    made through the services, its turns appended one by one."""
+
+    def make(
+        names: Sequence[str] = ("Ada", "Bea", "Cy"),
+        *,
+        first_player: int = 0,
+        variant: str = "",
+        turns: Sequence[dict[str, Any]] = (),
+    ) -> Game:
+        players = services.players_resolve(list(names), created_by=owner)
+        game = services.game_create(
+            owner=owner,
+            players=players,
+            first_player=first_player,
+            game_type=COMPLOTS,
+            variant=variant,
+        )
+        return append_all(game, turns)
+
+    return make
