@@ -19,6 +19,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from games import services
 from games.models import Edition, Game, Player, Round, Seat
+from scoring.engine.potdevin.cards import GUILDS
 
 POT_DE_VIN = "pot-de-vin"
 COMPLOTS = "complots"
@@ -26,7 +27,6 @@ COMPLOTS = "complots"
 # Rules D1, written out again here: values 4..9 carry one symbol of guild
 # (value - 4 + character) mod 6, values 10..12 two symbols of guild ((value - 10) * 4 + character)
 # mod 6; characters A, P, E, U are 0..3.
-GUILDS = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
 
 
 def standard_cards() -> dict[str, list[str]]:

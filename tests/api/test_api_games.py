@@ -10,11 +10,10 @@ from rest_framework.authtoken.models import Token
 
 from games import services
 from games.models import Edition, Game, Player, Round, Seat
+from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
 
 pytestmark = pytest.mark.django_db
-
-GUILDS = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
 
 
 def d1_cards() -> dict[str, list[str]]:

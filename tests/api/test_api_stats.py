@@ -4,8 +4,6 @@ tests/api/conftest.py; games are built with tests/scoring/stats_builders.py."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,13 +20,8 @@ from scoring.api.stats import (
     player_stats_serializer,
 )
 from scoring.models import Rating
+from tests.scoring import stats_builders as B
 
-_spec = importlib.util.spec_from_file_location(
-    "stats_builders", Path(__file__).parents[1] / "scoring" / "stats_builders.py"
-)
-assert _spec is not None and _spec.loader is not None
-B = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(B)
 tableau, scorepad, day = B.tableau, B.scorepad, B.day
 POT_DE_VIN, COMPLOTS = B.POT_DE_VIN, B.COMPLOTS
 # The fields of a Pot de Vin body before statistics knew of game types: kept, one added.

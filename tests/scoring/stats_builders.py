@@ -18,10 +18,10 @@ from django.db import transaction
 from games import events, services
 from games.models import Game, Seat
 from scoring.engine import get_engine
+from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
 from tests.scoring.engine.complots import reference
 
-GUILDS = ("nobles", "artists", "traders", "workmen", "knights", "assassins")
 NEUTRAL = ("jokers", "bonus", "malus", "pot_de_vin")
 POT_DE_VIN = "pot-de-vin"
 COMPLOTS = "complots"

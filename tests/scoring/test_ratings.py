@@ -5,10 +5,8 @@ commits."""
 from __future__ import annotations
 
 import datetime
-import importlib.util
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,13 +18,8 @@ from games.models import Game, Player
 from scoring import selectors, stats
 from scoring.models import Rating, RatingHistory, RatingsPending
 from scoring.stats_tasks import ratings_catch_up_task
+from tests.scoring import stats_builders as B
 
-_spec = importlib.util.spec_from_file_location(
-    "stats_builders", Path(__file__).with_name("stats_builders.py")
-)
-assert _spec is not None and _spec.loader is not None
-B = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(B)
 tableau, scorepad, day = B.tableau, B.scorepad, B.day
 POT_DE_VIN, COMPLOTS = B.POT_DE_VIN, B.COMPLOTS
 

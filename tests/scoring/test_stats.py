@@ -5,11 +5,9 @@ plain-Python recomputation from their results."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import random
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,13 +19,8 @@ from games import adapters, events, services
 from games.models import Game, Player
 from scoring import jobs, selectors, stats
 from scoring.models import HeadToHead, Job, PlayerGame, PlayerStats
+from tests.scoring import stats_builders as B
 
-_spec = importlib.util.spec_from_file_location(
-    "stats_builders", Path(__file__).with_name("stats_builders.py")
-)
-assert _spec is not None and _spec.loader is not None
-B = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(B)
 tableau, scorepad, day, DAY = B.tableau, B.scorepad, B.day, B.DAY
 POT_DE_VIN, COMPLOTS = B.POT_DE_VIN, B.COMPLOTS
 
