@@ -386,10 +386,10 @@ def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
         result = adapters.replay(game, seats, rounds, finish=chosen)
         if not result["complete"]:
             info = _game_info(game.game_type)
+            why = f": {info.unfinished(result)}" if info.unfinished else ""
             raise GameConflict(
                 "game_incomplete",
-                f"the game is not over after {len(rounds)} {info.entry_name}s: "
-                + _still_to_play(result),
+                f"the game is not over after {len(rounds)} {info.entry_name}s{why}",
             )
         if chosen is not None:
             game.finish = {**(game.finish or {}), **chosen}
@@ -400,16 +400,6 @@ def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
         Seat.objects.bulk_update(seats, ["score", "rank"])
         events.results_changed(game_ids=[game.pk])
     return game
-
-
-def _still_to_play(result: dict[str, Any]) -> str:
-    if "rounds_total" in result:
-        return (
-            f"{result['rounds_played']} of {result['rounds_total']} rounds played and cards "
-            "still in hand"
-        )
-    alive = sum(1 for p in result["players"] if p.get("alive", True))
-    return f"{alive} players are still in the game"
 
 
 def game_reopen(*, game: Game) -> Game:

@@ -64,6 +64,8 @@ class GameInfo:
     result_detail: str = ""  # what a seat's entry in the result holds, for people
     stats: tuple[StatDef, ...] = ()
     tiebreak_wording: Mapping[str, str] = field(default_factory=dict)  # tiebreak code -> words
+    # Why a result is not complete yet, in words ("3 players are still in the game").
+    unfinished: Callable[[Mapping[str, Any]], str] | None = None
     simulate: Callable[..., dict[str, Any]] | None = None
 
 

@@ -4,6 +4,7 @@ the tie-breaks and the simulator."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from scoring.engine.base import GameInfo, StatDef
@@ -128,6 +129,12 @@ STAT_LABELS: Final[dict[str, tuple[str, str]]] = {
     "players_eliminated": ("Players eliminated", "games"),
 }
 
+
+def _unfinished(result: Mapping[str, Any]) -> str:
+    alive = sum(1 for p in result["players"] if p["alive"])
+    return f"{alive} players are still in the game"
+
+
 INFO: Final = GameInfo(
     game_id=GAME_ID,
     label=GAME_LABEL,
@@ -161,5 +168,6 @@ INFO: Final = GameInfo(
         TIEBREAK_SHARED: "shared: as many influences left and as many coins",
         TIEBREAK_LOSS_ORDER: "eliminated in the same turn as another; the later loss ranks better",
     },
+    unfinished=_unfinished,
     simulate=simulate,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from scoring.engine.base import GameInfo, StatDef
@@ -69,6 +70,13 @@ FINISH_SCHEMA: Final[dict[str, Any]] = {
 }
 
 
+def _unfinished(result: Mapping[str, Any]) -> str:
+    return (
+        f"{result['rounds_played']} of {result['rounds_total']} rounds played and cards still "
+        "in hand"
+    )
+
+
 def _edition(key: str, data: Any) -> Any:
     return deck_from_dict({"id": key, "cards": data})
 
@@ -110,5 +118,6 @@ INFO: Final = GameInfo(
         "gems": "ahead on gems won (rules D7)",
         "shared": "place shared (rules D7)",
     },
+    unfinished=_unfinished,
     simulate=simulate,
 )

@@ -94,6 +94,17 @@ def test_random_playouts_replay_and_match_their_schemas(engine: GameEngine) -> N
         assert engine.replay(json.loads(json.dumps(log))) == result
 
 
+def test_an_unfinished_game_says_why_in_words(engine: GameEngine) -> None:
+    info = engine.info
+    assert info.unfinished is not None
+    for log in playouts(engine)[::5]:
+        partial = {**log, info.entries_key: log[info.entries_key][:1]}
+        result = engine.replay(partial)
+        assert result["complete"] is False
+        words = info.unfinished(result)
+        assert words and any(ch.isdigit() for ch in words), words
+
+
 def test_entry_by_entry_equals_a_whole_replay(engine: GameEngine) -> None:
     info = engine.info
     for log in playouts(engine)[::3]:
