@@ -8,12 +8,13 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, status
 from rest_framework.request import Request
 
-from games.api.serializers import ErrorSerializer, PlayerRefSerializer, errors
+from games.api.serializers import MAX_ID, ErrorSerializer, PlayerRefSerializer, errors
 from scoring.engine import ENGINES
 from scoring.stats.games import DEFAULT_GAME_TYPE
 
 __all__ = [
     "DEFAULT_GAME_TYPE",
+    "MAX_ID",
     "ErrorSerializer",
     "PlayerRefSerializer",
     "UnknownGameType",

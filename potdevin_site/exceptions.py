@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import DataError, InterfaceError, OperationalError
 from django.db.models import ProtectedError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -15,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.errors import GameConflict, RecordError
+from potdevin_site.error_bodies import body, internal_error, logger, out_of_range, unavailable
 from scoring.engine import LogError
 from scoring.jobs import CannotResume, QueueUnavailable
 
@@ -25,8 +27,19 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "payload_too_large"
 
 
-def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"code": code, "message": message, "round": None, "seat": None, **extra}
+def _server_side(exc: Exception) -> Response | None:
+    """Errors no view handles: a number the database cannot hold (the client's: 400), the
+    database gone (503, retried by the client), anything else (500, logged). Always JSON,
+    whatever DEBUG says."""
+    if isinstance(exc, OverflowError) or (
+        isinstance(exc, DataError) and "out of range" in str(exc)
+    ):
+        return Response(out_of_range(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, OperationalError | InterfaceError):
+        logger.warning("database unavailable: %s", exc)
+        return Response(unavailable(), status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    logger.error("unhandled API error", exc_info=exc)
+    return Response(internal_error(), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -34,23 +47,23 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RecordError):
         code = status.HTTP_409_CONFLICT if isinstance(exc, GameConflict) else 400
-        body = exc.as_dict()
+        shown = exc.as_dict()
         cause = exc.__cause__
         if isinstance(cause, LogError) and cause.turn is not None:  # an import's engine error
-            body["turn"] = cause.turn
-        return Response(body, status=code)
+            shown["turn"] = cause.turn
+        return Response(shown, status=code)
     if isinstance(exc, ProtectedError):
         return Response(
-            _body("in_use", "it is used by stored games and cannot be deleted"),
+            body("in_use", "it is used by stored games and cannot be deleted"),
             status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, QueueUnavailable):
         return Response(
-            _body("queue_unavailable", "The job queue cannot be reached; try again later."),
+            body("queue_unavailable", "The job queue cannot be reached; try again later."),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
     if isinstance(exc, CannotResume):
-        return Response(_body(exc.code, exc.message), status=status.HTTP_409_CONFLICT)
+        return Response(body(exc.code, exc.message), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     # DRF turns these two Django exceptions into responses too, but keeps them out of the
@@ -60,17 +73,19 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     response = exception_handler(exc, context)
-    if response is None or not isinstance(exc, exceptions.APIException):
+    if response is None:
+        return _server_side(exc)
+    if not isinstance(exc, exceptions.APIException):
         return response
     if isinstance(exc, exceptions.ValidationError):
-        response.data = _body(
+        response.data = body(
             "invalid", "The request is not valid: see fields.", fields=_plain(exc.detail)
         )
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
         extra = {"wait": exc.wait} if isinstance(exc, exceptions.Throttled) else {}
-        response.data = _body(str(code), str(exc.detail), **extra)
+        response.data = body(str(code), str(exc.detail), **extra)
     return response
 
 

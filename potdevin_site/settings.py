@@ -51,6 +51,8 @@ INSTALLED_APPS = [
 GAME_PLUGINS = ["games.plugins.potdevin", "games.plugins.complots"]
 
 MIDDLEWARE = [
+    # Outermost: sees every answer under /api/, so that each is JSON with a code.
+    "potdevin_site.middleware.ApiJsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files when DEBUG is off (runserver serves them with DEBUG on).
     "whitenoise.middleware.WhiteNoiseMiddleware",

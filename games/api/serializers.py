@@ -316,14 +316,24 @@ def entries_of(game: Game) -> list[dict[str, Any]]:
     return [{"number": r.number, **r.data} for r in game.rounds.all()]
 
 
+MAX_ID = 2**63 - 1  # the largest id a database stores (a larger one is not even looked up)
+
+
 @extend_schema_field(
-    {"oneOf": [{"type": "integer"}, {"type": "string", "minLength": 1, "maxLength": 80}]}
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+            {"type": "string", "minLength": 1, "maxLength": 80},
+        ]
+    }
 )
 class PlayerRefField(serializers.Field):
     """A player by id, or by name (created if new)."""
 
     def to_internal_value(self, data: Any) -> int | str:
         if type(data) is int:
+            if not 0 < data <= MAX_ID:
+                raise serializers.ValidationError(f"a player id is from 1 to {MAX_ID}")
             return data
         if isinstance(data, str) and data.strip() and len(data) <= 80:
             return data.strip()

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from games.models import Player
 from potdevin_site.api_common import (
+    MAX_ID,
     PlayerRefSerializer,
     errors,
     game_type_parameter,
@@ -168,9 +169,6 @@ class RatingHistoryEntrySerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField()
-
-
-MAX_ID = 2**63 - 1  # a larger id cannot be stored, and the database refuses to look it up
 
 
 def _player(kwargs: dict[str, Any]) -> Player:
