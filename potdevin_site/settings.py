@@ -29,6 +29,20 @@ DEBUG = env_bool(ENV, "DEBUG", default=True)
 SECRET_KEY = secret_key(ENV, DEBUG)
 ALLOWED_HOSTS = env_list(ENV, "ALLOWED_HOSTS", DEFAULT_ALLOWED_HOSTS)
 
+# Behind HTTPS (POTDEVIN_HTTPS=1): the TLS proxy in front says a request came over HTTPS with
+# X-Forwarded-Proto (it must set that header itself, never pass a client's on); plain HTTP is
+# redirected, cookies only travel over HTTPS, and browsers are told to stay on HTTPS (HSTS).
+# The health checks answer over plain HTTP too, for probes that do not go through the proxy.
+if env_bool(ENV, "POTDEVIN_HTTPS", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^api/health/$", r"^api/ready/$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(ENV.get("POTDEVIN_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(ENV, "POTDEVIN_HSTS_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool(ENV, "POTDEVIN_HSTS_PRELOAD", default=True)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -6,11 +6,12 @@ from drf_spectacular.views import (
     SpectacularSwaggerView,
 )
 
-from potdevin_site.views import HealthView
+from potdevin_site.views import HealthView, ReadinessView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/health/", HealthView.as_view(), name="health"),
+    path("api/ready/", ReadinessView.as_view(), name="ready"),
     path("api/", include("games.api.urls")),
     path("api/", include("scoring.api.urls")),
     path("api/", include("scoring.api.stats_urls")),

@@ -1,3 +1,4 @@
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
@@ -22,6 +23,52 @@ class HealthView(APIView):
     @extend_schema(responses=HealthSerializer, operation_id="health")
     def get(self, request: Request) -> Response:
         return Response({"status": "ok"})
+
+
+class ReadinessSerializer(serializers.Serializer):
+    status = serializers.CharField(help_text="`ok`, or `unavailable` with a 503.")
+    database = serializers.CharField(help_text="`ok` or what went wrong.")
+    broker = serializers.CharField(help_text="`ok` or what went wrong.")
+
+
+def _database_state() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure means "not ready"; the reason is reported
+        return f"{type(exc).__name__}: {exc}"[:200]
+    return "ok"
+
+
+def _broker_state() -> str:
+    from potdevin_site.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as exc:  # any failure means "not ready"; the reason is reported
+        return f"{type(exc).__name__}: {exc}"[:200]
+    return "ok"
+
+
+class ReadinessView(APIView):
+    """Readiness check: whether the database and the job broker answer. 503 while either does
+    not (a load balancer sends no traffic then; ``/api/health/`` stays a liveness check)."""
+
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: ReadinessSerializer, 503: ReadinessSerializer}, operation_id="ready"
+    )
+    def get(self, request: Request) -> Response:
+        state = {"database": _database_state(), "broker": _broker_state()}
+        ready = all(v == "ok" for v in state.values())
+        body = {"status": "ok" if ready else "unavailable", **state}
+        if not ready:
+            body.update(code="unavailable", message="A service the API needs does not answer.")
+        return Response(body, status=200 if ready else 503)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -1,5 +1,7 @@
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 from django.core.management import call_command
 from django.test import Client
@@ -42,3 +44,38 @@ def test_spectacular_validates_without_warnings(tmp_path: Path) -> None:
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     schema = yaml.safe_load(out.read_text())
     assert "/api/health/" in schema["paths"]
+
+
+@pytest.mark.django_db
+def test_ready_reports_the_database_and_the_broker(client: Client) -> None:
+    response = client.get("/api/ready/")
+    assert response.status_code == 200, response.content
+    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+
+
+@pytest.mark.django_db
+def test_ready_is_503_while_the_broker_does_not_answer(client: Client, monkeypatch: Any) -> None:
+    from potdevin_site.celery import app
+
+    # Port 9 (discard) on this machine: nothing listens there.
+    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:9/0")
+    response = client.get("/api/ready/")
+    assert response.status_code == 503
+    body = response.json()
+    assert (body["status"], body["code"], body["database"]) == ("unavailable", "unavailable", "ok")
+    assert body["broker"] != "ok"
+    assert client.get("/api/health/").status_code == 200  # liveness does not depend on it
+
+
+@pytest.mark.django_db
+def test_ready_is_503_while_the_database_does_not_answer(client: Client, monkeypatch: Any) -> None:
+    from django.db import OperationalError, connection
+
+    def refused() -> Any:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(connection, "cursor", refused)
+    response = client.get("/api/ready/")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"].startswith("OperationalError") and body["broker"] == "ok"

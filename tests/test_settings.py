@@ -90,6 +90,36 @@ def test_settings_refuse_to_start_without_debug_and_secret_key() -> None:
     assert started.returncode == 0, started.stderr
 
 
+def _deploy_check(extra_env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("POTDEVIN_HSTS", "POTDEVIN_HTTPS"))
+    }
+    env.update(
+        extra_env,
+        DEBUG="0",
+        SECRET_KEY="k8Zq-3vT_9wLr2mYp7sNc4bXh6dFj1gQa5eWu0iOt8yRz2kVn3",  # long and varied
+        DJANGO_SETTINGS_MODULE="potdevin_site.settings",
+    )
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_deploy_check_is_clean_behind_https() -> None:
+    plain = _deploy_check({})
+    assert plain.returncode != 0  # HSTS, SSL redirect and secure cookies are off by default
+    for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert warning in plain.stderr
+    https = _deploy_check({"POTDEVIN_HTTPS": "1"})
+    assert https.returncode == 0, https.stderr
+    assert "no issues" in https.stdout
+
+
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [("1", True), ("true", True), ("ON", True), ("0", False), ("false", False), ("", False)],
