@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run migrate test lint format bench browser clean
+.PHONY: help venv run serve migrate test lint format bench browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
@@ -50,6 +50,17 @@ run: migrate ## Migrate, then serve on 127.0.0.1:8000 with a Celery worker
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Production: gunicorn (potdevin_site/gunicorn.conf.py: sync workers, two per core plus one)
+# and a Celery worker per core. Database connections live a minute in each web worker, one at
+# a time. Ctrl-C stops both.
+serve: migrate ## Serve with gunicorn (workers from the cores) and Celery workers
+	@$(BIN)/celery -A potdevin_site worker -l info & \
+	worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
+	trap 'exit 130' INT TERM; \
+	HOST=$(HOST) PORT=$(PORT) DATABASE_CONN_MAX_AGE=$${DATABASE_CONN_MAX_AGE:-60} \
+		$(BIN)/gunicorn -c potdevin_site/gunicorn.conf.py potdevin_site.wsgi
 
 lint: venv ## ruff check, ruff format --check, mypy --strict on the engine
 	$(BIN)/ruff check .

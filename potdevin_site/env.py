@@ -64,7 +64,12 @@ def database_config(env: Mapping[str, str], var_dir: Path) -> dict[str, Any]:
         name = f"test-potdevin-{os.getpid()}.sqlite3"
         config["TEST"] = {"NAME": str((var_dir / name).resolve())}
     else:
-        config["CONN_MAX_AGE"] = 60
+        # Each thread serving requests keeps a connection open this long. 0 (the default)
+        # closes it after each request, so the connections are never more than the requests
+        # in flight, whatever serves them (runserver starts a thread per request and never
+        # reuses one). `make serve` raises it: its sync workers serve one request at a time,
+        # one connection each.
+        config["CONN_MAX_AGE"] = int(env.get("DATABASE_CONN_MAX_AGE", "0"))
         config["CONN_HEALTH_CHECKS"] = True
         config["TEST"] = {"NAME": f"test_{config['NAME']}_{os.getpid()}"}
     return config
