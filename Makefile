@@ -45,7 +45,7 @@ migrate: venv ## Apply database migrations and collect the static files
 
 # The worker runs in the background; the trap stops it when runserver ends or on Ctrl-C.
 run: migrate ## Migrate, then serve on 127.0.0.1:8000 with a Celery worker
-	@$(BIN)/celery -A potdevin_site worker --concurrency 1 -l info & \
+	@$(BIN)/celery -A potdevin_site worker --beat --concurrency 1 -l info & \
 	worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \
@@ -55,7 +55,7 @@ run: migrate ## Migrate, then serve on 127.0.0.1:8000 with a Celery worker
 # and a Celery worker per core. Database connections live a minute in each web worker, one at
 # a time. Ctrl-C stops both.
 serve: migrate ## Serve with gunicorn (workers from the cores) and Celery workers
-	@$(BIN)/celery -A potdevin_site worker -l info & \
+	@$(BIN)/celery -A potdevin_site worker --beat -l info & \
 	worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \

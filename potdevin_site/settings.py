@@ -186,5 +186,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TIMEZONE = TIME_ZONE
+# A running job with no batch finished for this long lost one to its broker (the folder queue
+# drops a message whose worker dies; Redis can, in one instant): the workers' beat resumes it.
+# Above the longest batch (CELERY_TASK_TIME_LIMIT), or a slow batch is sent twice (harmless).
+POTDEVIN_JOB_STALL_SECONDS = int(ENV.get("POTDEVIN_JOB_STALL_SECONDS", "600"))
+CELERY_BEAT_SCHEDULE = {
+    "resume-stalled-jobs": {
+        "task": "scoring.resume_stalled_jobs",
+        "schedule": max(1.0, POTDEVIN_JOB_STALL_SECONDS / 4),
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Games (re-score) or documents (import) per batch task; at least 100.
 POTDEVIN_JOB_BATCH_SIZE = int(ENV.get("POTDEVIN_JOB_BATCH_SIZE", "200"))

@@ -7,11 +7,13 @@ recorded on the job, never retried; a database hiccup is retried.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from potdevin_site.memory import collector_paused
@@ -36,6 +38,14 @@ def rescore_batch(self: Task, job_id: int, game_ids: list[int]) -> int:
 def import_batch(self: Task, job_id: int, keys: list[int]) -> int:
     with _recorded(self, job_id, keys):
         return jobs.import_batch(job_id=job_id, keys=keys)
+
+
+@shared_task(name="scoring.resume_stalled_jobs")
+def resume_stalled_jobs() -> list[int]:
+    """Run by the workers' beat (settings.CELERY_BEAT_SCHEDULE): jobs that lost a batch to
+    their broker are resumed without anyone pressing resume."""
+    stalled_after = datetime.timedelta(seconds=settings.POTDEVIN_JOB_STALL_SECONDS)
+    return jobs.jobs_resume_stalled(stalled_after=stalled_after)
 
 
 @contextmanager

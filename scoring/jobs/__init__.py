@@ -22,6 +22,7 @@ from scoring.jobs.services import (
     chunks,
     import_start,
     job_resume,
+    jobs_resume_stalled,
     rescore_start,
 )
 
@@ -36,6 +37,7 @@ __all__ = [
     "import_start",
     "job_progress",
     "job_resume",
+    "jobs_resume_stalled",
     "rescore_batch",
     "rescore_games",
     "rescore_start",

@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Edition
@@ -153,6 +154,25 @@ def complete_if_done(job: Job) -> None:
         status=Job.Status.DONE, finished_at=timezone.now()
     ):
         transaction.on_commit(lambda: _after_job(job.pk))
+
+
+def jobs_resume_stalled(*, stalled_after: datetime.timedelta) -> list[int]:
+    """Resume every running job with no batch finished for ``stalled_after`` (counted from its
+    start when none has finished yet): a broker lost one of its batches. Run periodically by
+    the workers (``scoring.resume_stalled_jobs``); resuming a job that was only slow sends
+    batches that then find their keys done. Returns the ids of the jobs resumed."""
+    since = timezone.now() - stalled_after
+    stalled = Job.objects.filter(status=Job.Status.RUNNING).filter(
+        Q(progressed_at__lt=since) | Q(progressed_at__isnull=True, created_at__lt=since)
+    )
+    resumed = []
+    for job_id in stalled.values_list("id", flat=True):
+        try:
+            job_resume(job_id)
+        except CannotResume:
+            continue  # done meanwhile, or a job too old to know its keys
+        resumed.append(job_id)
+    return resumed
 
 
 def _finish(job: Job) -> None:

@@ -540,3 +540,41 @@ def test_the_last_two_batches_finishing_together_end_the_job(no_sending: list[An
     assert outcomes == [100, 100]
     assert JobItem.objects.filter(job=job).count() == 200
     assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
+
+
+def test_jobs_without_progress_are_resumed_by_the_periodic_task(
+    owner: Any,
+    no_sending: list[Any],
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A job that lost a batch to its broker stops moving; the workers' beat resumes every
+    running job with no batch finished for POTDEVIN_JOB_STALL_SECONDS, and no other."""
+    import datetime
+
+    from django.utils import timezone
+
+    games = services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(250)])
+    ids = sorted(g.pk for g in games)
+    settings.POTDEVIN_JOB_BATCH_SIZE = 100
+    with django_capture_on_commit_callbacks(execute=True):
+        lost = jobs.rescore_start(created_by=owner)  # 3 batches; one is "lost" below
+        moving = jobs.rescore_start(created_by=owner)
+    assert len(no_sending) == 6
+    jobs.rescore_batch(job_id=lost.pk, game_ids=ids[:100])
+    jobs.rescore_batch(job_id=lost.pk, game_ids=ids[100:200])
+    jobs.rescore_batch(job_id=moving.pk, game_ids=ids[:100])
+    long_ago = timezone.now() - datetime.timedelta(seconds=settings.POTDEVIN_JOB_STALL_SECONDS + 5)
+    Job.objects.filter(pk=lost.pk).update(progressed_at=long_ago)
+    no_sending.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.resume_stalled_jobs() == [lost.pk]
+    # Only the batch of the games the lost job has not done is sent again.
+    assert no_sending == [("rescore", (lost.pk, ids[200:]))]
+    jobs.rescore_batch(job_id=lost.pk, game_ids=ids[200:])
+    assert Job.objects.get(pk=lost.pk).status == Job.Status.DONE
+    # A done job, or one that moved lately, is left alone.
+    Job.objects.filter(pk=moving.pk).update(progressed_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.resume_stalled_jobs() == []

@@ -65,8 +65,8 @@ class WorkerPool:
         self.broker_url = broker_url
         self.started: list[Worker] = []
 
-    def start(self, name: str) -> Worker:
-        worker = Worker(name, self.queue, self.broker_url)
+    def start(self, name: str, *, beat: bool = False, env: dict[str, str] | None = None) -> Worker:
+        worker = Worker(name, self.queue, self.broker_url, beat=beat, env=env)
         self.started.append(worker)
         return worker
 
@@ -78,22 +78,34 @@ class WorkerPool:
 class Worker:
     """A `celery worker` process on the test database, consuming the test's queue."""
 
-    def __init__(self, name: str, queue: str, broker_url: str) -> None:
-        env = {
+    def __init__(
+        self,
+        name: str,
+        queue: str,
+        broker_url: str,
+        *,
+        beat: bool = False,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        environment = {
             **os.environ,
             "DATABASE_URL": _database_url(),
             "CELERY_BROKER_URL": broker_url,
             # The ratings that follow a job are computed in the worker, as in the test process,
             # instead of queued where no worker of the test listens.
             "POTDEVIN_RATINGS_SYNC": "1",
+            **(env or {}),
         }
         self.log = open(ROOT / "var" / f"{queue}-{name}.log", "w")  # noqa: SIM115
         options = "worker -l info --concurrency 1 --without-gossip --without-mingle"
+        if beat:  # the periodic tasks too, as `make run` starts it (its schedule file apart)
+            schedule = ROOT / "var" / f"celerybeat-{queue}-{name}"
+            options += f" --beat --schedule {schedule}"
         command = [sys.executable, "-m", "celery", "-A", "potdevin_site", *options.split()]
         self.process = subprocess.Popen(
             [*command, "--without-heartbeat", "-Q", queue, "-n", f"{name}@%h"],
             cwd=ROOT,
-            env=env,
+            env=environment,
             stdout=self.log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: kill() reaches the pool child too
@@ -477,6 +489,40 @@ def test_a_batch_the_folder_queue_lost_is_sent_again_on_resume(
         pool.stop()
 
     assert (job["status"], job["done"], job["failures"]) == ("done", 400, [])
+    keys = list(JobItem.objects.filter(job_id=job_id).values_list("key", flat=True))
+    assert sorted(keys) == sorted(ids)  # one item per game: none twice, none missing
+    for game_id, result in expected.items():
+        assert Game.objects.get(pk=game_id).result == result
+
+
+def test_a_batch_the_folder_queue_lost_is_resumed_by_the_workers_beat(
+    folder_broker: Path, staff: APIClient, settings: Any
+) -> None:
+    """As above, but nobody presses resume: the worker `make run` starts runs a beat whose
+    periodic task resumes a job with no batch finished for POTDEVIN_JOB_STALL_SECONDS."""
+    settings.POTDEVIN_JOB_BATCH_SIZE = 100
+    games = _games(300, seed=40_000)
+    ids = [g.pk for g in games]
+    expected = {g.pk: _replay_stored(g, CORRECTED) for g in games}
+    _corrected_edition()
+    pool = WorkerPool("celery", broker_url=f"filesystem://{folder_broker.parent}")
+    try:
+        job_id = staff.post("/api/rescore/", {"new_deck": "corrected"}, format="json").json()["id"]
+        assert _waiting(folder_broker) == 3
+        batches = [ids[k : k + 100] for k in range(0, 300, 100)]
+        with _locked([batch[0] for batch in batches]):
+            doomed = pool.start("folder-beat-doomed")
+            deadline = time.monotonic() + 60
+            while _waiting(folder_broker) == 3:
+                assert time.monotonic() < deadline, "the worker never took a batch"
+                time.sleep(0.02)
+            doomed.kill()  # the batch it took is gone with it
+        pool.start("folder-beat-rescuer", beat=True, env={"POTDEVIN_JOB_STALL_SECONDS": "3"})
+        job = _wait_done(staff, f"/api/rescore/{job_id}/", timeout=120)
+    finally:
+        pool.stop()
+
+    assert (job["status"], job["done"], job["failures"]) == ("done", 300, [])
     keys = list(JobItem.objects.filter(job_id=job_id).values_list("key", flat=True))
     assert sorted(keys) == sorted(ids)  # one item per game: none twice, none missing
     for game_id, result in expected.items():
