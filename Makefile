@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run serve migrate test lint format bench browser clean
+.PHONY: help venv run serve migrate test lint format bench loadtest browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
@@ -93,6 +93,13 @@ browser: ## Install Debian's Chromium for the browser tests, if missing
 
 bench: venv ## Run the benchmarks (python -m bench)
 	$(BIN)/python -m bench
+
+# On servers of its own (a PostgreSQL cluster, a Redis, gunicorn and a worker), this machine
+# only: a minute of load, then a minute with a web worker killed, the database restarted and the
+# broker restarted under it.
+loadtest: venv ## Load test the production server, then again under faults
+	$(BIN)/python -m loadtest --seconds 60
+	$(BIN)/python -m loadtest --seconds 60 --fault kill-worker --fault restart-db --fault restart-broker
 
 clean: ## Remove caches and build files (keeps .venv and var/)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
