@@ -1,5 +1,6 @@
 """Engine replay throughput: full-game replays per second on one core, median of 5 runs, for
-every game with a target (Pot de Vin: every variant >= 20,000; Complots: 6 players >= 30,000)."""
+every game (targets: Pot de Vin every variant >= 20,000; Complots 6 players >= 30,000; Bruges 4
+players >= 12,000)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,9 @@ VARIANTS = [
     Variant("complots", 6, {"variant": "ambassador"}, target=30_000),
     Variant("complots", 6, {"variant": "inquisitor"}, target=30_000),
     Variant("complots", 8, {"variant": "inquisitor"}),
+    Variant("bruges", 2),
+    Variant("bruges", 3),
+    Variant("bruges", 4, target=12_000),
 ]
 
 

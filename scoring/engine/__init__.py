@@ -31,6 +31,7 @@ if os.environ.get("POTDEVIN_PURE_ENGINE") == "1":
     sys.meta_path.insert(0, _PlainSources())
 
 from scoring.engine.base import GameEngine, GameInfo, StatDef  # noqa: E402 (after the switch)
+from scoring.engine.bruges import ENGINE as BRUGES_ENGINE  # noqa: E402
 from scoring.engine.complots import ENGINE as COMPLOTS_ENGINE  # noqa: E402
 from scoring.engine.errors import LogError  # noqa: E402
 from scoring.engine.potdevin import ENGINE as POTDEVIN_ENGINE  # noqa: E402
@@ -38,7 +39,7 @@ from scoring.engine.potdevin import ENGINE as POTDEVIN_ENGINE  # noqa: E402
 # The registry: every game the service records, by game id. Adding a game is one engine
 # package here and one record-side plugin (``games/plugins/``).
 ENGINES: dict[str, GameEngine] = {
-    engine.game_id: engine for engine in (POTDEVIN_ENGINE, COMPLOTS_ENGINE)
+    engine.game_id: engine for engine in (POTDEVIN_ENGINE, COMPLOTS_ENGINE, BRUGES_ENGINE)
 }
 
 

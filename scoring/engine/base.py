@@ -64,6 +64,9 @@ class GameInfo:
     result_detail: str = ""  # what a seat's entry in the result holds, for people
     stats: tuple[StatDef, ...] = ()
     tiebreak_wording: Mapping[str, str] = field(default_factory=dict)  # tiebreak code -> words
+    # Whether the end-of-game choices are what says the game is over (Bruges' `final`, which the
+    # engine trusts): reopening such a game takes them back, so that it is in progress again.
+    finish_ends_game: bool = False
     # Why a result is not complete yet, in words ("3 players are still in the game").
     unfinished: Callable[[Mapping[str, Any]], str] | None = None
     simulate: Callable[..., dict[str, Any]] | None = None

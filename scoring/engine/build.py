@@ -23,6 +23,10 @@ MODULES = [
     "scoring/engine/complots/rules.py",
     "scoring/engine/complots/play.py",
     "scoring/engine/complots/engine.py",
+    "scoring/engine/bruges/rules.py",
+    "scoring/engine/bruges/editions.py",
+    "scoring/engine/bruges/play.py",
+    "scoring/engine/bruges/engine.py",
 ]
 
 

@@ -98,7 +98,10 @@ def test_an_unfinished_game_says_why_in_words(engine: GameEngine) -> None:
     info = engine.info
     assert info.unfinished is not None
     for log in playouts(engine)[::5]:
-        partial = {**log, info.entries_key: log[info.entries_key][:1]}
+        # The first entry only, and none of the end-of-game choices (Bruges' `final` says the
+        # game is over, whatever came before it).
+        partial = {k: v for k, v in log.items() if k not in info.finish_keys}
+        partial[info.entries_key] = log[info.entries_key][:1]
         result = engine.replay(partial)
         assert result["complete"] is False
         words = info.unfinished(result)
@@ -107,15 +110,19 @@ def test_an_unfinished_game_says_why_in_words(engine: GameEngine) -> None:
 
 def test_entry_by_entry_equals_a_whole_replay(engine: GameEngine) -> None:
     info = engine.info
+    key = info.entries_key
     for log in playouts(engine)[::3]:
-        state = engine.start(log)
-        for k, e in enumerate(log[info.entries_key]):
+        # Entry by entry, the game in progress (no end-of-game choices yet) ...
+        progress = {k: v for k, v in log.items() if k not in info.finish_keys}
+        state = engine.start(progress)
+        for k, e in enumerate(log[key]):
             before = engine.result(state)
             state = engine.apply_entry(state, e)
-            partial = {**log, info.entries_key: log[info.entries_key][: k + 1]}
-            assert engine.result(state) == engine.replay(partial)
-        assert engine.result(state) == engine.replay(log)
-        assert before != engine.result(state) or not log[info.entries_key]
+            assert engine.result(state) == engine.replay({**progress, key: log[key][: k + 1]})
+        assert before != engine.result(state) or not log[key]
+        # ... then finished with the log's choices: the whole log's result.
+        finish = {k: log[k] for k in info.finish_keys if log.get(k) is not None}
+        assert engine.result(state, finish=finish or None) == engine.replay(log)
 
 
 def _refused(engine: GameEngine, log: dict[str, Any], number: int) -> LogError:

@@ -18,19 +18,21 @@ def test_registry_is_keyed_by_game_id() -> None:
     assert engine.game_id == "pot-de-vin"
     assert engine.log_format == "potdevin-log/1"
     assert get_engine("complots").log_format == "complots-log/1"
-    assert set(ENGINES) == {"pot-de-vin", "complots"}
+    assert get_engine("bruges").log_format == "bruges-log/1"
+    assert set(ENGINES) == {"pot-de-vin", "complots", "bruges"}
 
 
 def test_unknown_game_has_no_engine() -> None:
-    with pytest.raises(KeyError, match="bruges"):
-        get_engine("bruges")
+    with pytest.raises(KeyError, match="carcassonne"):
+        get_engine("carcassonne")
 
 
 def test_engine_for_log_picks_by_format() -> None:
     assert engine_for_log({"format": "potdevin-log/1"}) is get_engine("pot-de-vin")
     assert engine_for_log({"format": "complots-log/1"}) is get_engine("complots")
+    assert engine_for_log({"format": "bruges-log/1"}) is get_engine("bruges")
     with pytest.raises(LogError) as err:
-        engine_for_log({"format": "bruges-log/1"})
+        engine_for_log({"format": "carcassonne-log/1"})
     assert err.value.code == "unsupported_format"
     with pytest.raises(LogError) as err:
         engine_for_log(["not", "an", "object"])

@@ -1,0 +1,298 @@
+"""The public face of the Bruges engine: start, apply a round, the result, replay."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.engine.base import GameInfo
+from scoring.engine.bruges.info import INFO
+from scoring.engine.bruges.play import State, check_final, play_round, start_state
+from scoring.engine.bruges.rules import (
+    COLORS,
+    ENGINE_VERSION,
+    GAME_ID,
+    GROUPS,
+    ICONS,
+    IN_PLAY,
+    LAUREL,
+    LOG_FORMAT,
+    MAJORITIES,
+    MAJORITY_POINTS,
+    NCOLORS,
+    NGROUPS,
+    PRICE_PER_POINT,
+    RESULT_FORMAT,
+    STATUES,
+    STATUS_NAMES,
+    THIRD_SPACE,
+    THIRD_SPACE_POINTS,
+    TIEBREAK_FLORINS,
+    TIEBREAK_SHARED,
+)
+from scoring.engine.errors import LogError
+
+
+class BrugesEngine:
+    """The ``GameEngine`` of Bruges (``scoring.engine.base``). An edition (rules B1) is an
+    ``editions.Edition`` (or its JSON object)."""
+
+    game_id = GAME_ID
+    version = ENGINE_VERSION
+    log_format = LOG_FORMAT
+
+    def __init__(self) -> None:
+        self.info: GameInfo = INFO
+
+    def start(self, log: Mapping[str, Any], *, edition: Any = None) -> State:
+        """The state before round 1. Raises ``LogError`` for an impossible header."""
+        return start_state(log, edition)
+
+    def apply_entry(self, state: State, round_: Any) -> State:
+        """The state after one more round; ``state`` itself is left as it was.
+
+        Raises ``LogError`` for an impossible round (see ``play.play_round``).
+        """
+        new = state.copy()
+        play_round(new, round_)
+        return new
+
+    def result(self, state: State, *, finish: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The result as the game stands. ``finish = {"final": {...}}`` replaces the log's
+        ``final`` (``{"final": None}``: in progress; a ``finish`` without the key keeps it).
+        Raises ``LogError`` (malformed, bad_laurels) for an impossible ``final``."""
+        final = state.final
+        if finish is not None and "final" in finish:
+            final = check_final(finish["final"])
+        return build_result(state, final)
+
+    def replay(self, log: Mapping[str, Any], *, edition: Any = None) -> dict[str, Any]:
+        """Replay a whole log. Raises ``LogError`` for an impossible log."""
+        state = start_state(log, edition)
+        rounds = log.get("rounds")
+        if rounds is None:
+            rounds = []
+        if type(rounds) is not list:
+            raise LogError("malformed", "'rounds' is a list of rounds")
+        for round_ in rounds:
+            play_round(state, round_)
+        return build_result(state, state.final)
+
+
+def laurel_points(st: State, final: dict[str, Any]) -> tuple[list[int], list[list[dict[str, Any]]]]:
+    """Per seat the laurel points ``final.laurels`` gives, and the entries applied. Raises
+    ``LogError("bad_laurels")``."""
+    n = st.players
+    points = [0] * n
+    applied: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    seen: set[str] = set()
+    for item in final["laurels"]:
+        seat: int = item["seat"]
+        pid: str = item["person"]
+        value: int = item["points"]
+        if not 0 <= seat < n:
+            raise LogError("bad_laurels", f"a laurel entry names seat {seat}, not a seat")
+        if pid in seen:
+            raise LogError("bad_laurels", f"laurel person {pid!r} is listed twice", seat=seat)
+        seen.add(pid)
+        if value < 0:
+            raise LogError("bad_laurels", f"laurel person {pid!r} scores points >= 0", seat=seat)
+        p = st.person_index.get(pid, -1)
+        if p < 0 or st.p_owner[p] != seat or st.p_status[p] != IN_PLAY:
+            raise LogError(
+                "bad_laurels", f"person {pid!r} is not in play in seat {seat}'s houses", seat=seat
+            )
+        if st.p_icon[p] != LAUREL:
+            raise LogError("bad_laurels", f"person {pid!r} is not a laurel person", seat=seat)
+        points[seat] += value
+        applied[seat].append({"person": pid, "points": value})
+    return points, applied
+
+
+def _ranking(scores: list[int], florins: list[int]) -> tuple[list[int], list[str | None]]:
+    """B7: most points; a tie goes to the most florins; a tie there is shared (1, 1, 3)."""
+    n = len(scores)
+    ranks = [1] * n
+    tiebreaks: list[str | None] = [None] * n
+    for s in range(n):
+        better = 0
+        shared = False
+        by_florins = False
+        for o in range(n):
+            if o == s:
+                continue
+            if scores[o] > scores[s]:
+                better += 1
+            elif scores[o] == scores[s]:
+                if florins[o] > florins[s]:
+                    better += 1
+                    by_florins = True
+                elif florins[o] == florins[s]:
+                    shared = True
+                else:
+                    by_florins = True
+        ranks[s] = better + 1
+        if shared:
+            tiebreaks[s] = TIEBREAK_SHARED
+        elif by_florins:
+            tiebreaks[s] = TIEBREAK_FLORINS
+    return ranks, tiebreaks
+
+
+def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``bruges-result/1`` document for the game as it stands."""
+    n = st.players
+    complete = final is not None  # the log says the game ended; the engine trusts it
+    if complete and final is not None:
+        laurels, applied = laurel_points(st, final)
+    else:
+        laurels = [0] * n
+        applied = [[] for _ in range(n)]
+    ed = st.edition
+    breakdowns: list[dict[str, int]] = []
+    scores: list[int] = []
+    for s in range(n):
+        persons = 0
+        for p in st.house_person[s]:
+            if p >= 0:
+                persons += st.p_price[p] // PRICE_PER_POINT
+        flipped = st.flipped[s]
+        tiles = 0
+        if st.canal[s * 2] >= THIRD_SPACE:
+            tiles += THIRD_SPACE_POINTS
+        if st.canal[s * 2 + 1] >= THIRD_SPACE:
+            tiles += THIRD_SPACE_POINTS
+        track = st.points[s]
+        houses = len(st.house_color[s])
+        laurel = laurels[s]
+        tile_points = MAJORITY_POINTS * ((flipped & 1) + (flipped >> 1 & 1) + (flipped >> 2 & 1))
+        statues = 0
+        for v in st.statues[s]:
+            statues += v
+        prestige = ed.prestige_points[st.step[s]]
+        breakdowns.append(
+            {
+                "track": track,
+                "persons": persons,
+                "houses": houses,
+                "laurels": laurel,
+                "majorities": tile_points,
+                "canals": tiles,
+                "statues": statues,
+                "prestige": prestige,
+            }
+        )
+        scores.append(track + persons + houses + laurel + tile_points + tiles + statues + prestige)
+    ranks, tiebreaks = _ranking(scores, st.florins)
+    players: list[dict[str, Any]] = []
+    winners: list[int] = []
+    p_id = st.p_id
+    for s in range(n):
+        if ranks[s] == 1:
+            winners.append(s)
+        flipped = st.flipped[s]
+        tiles_names = [MAJORITIES[t] for t in range(3) if flipped >> t & 1]
+        base = s * NCOLORS
+        workers = _per_color(st.workers, base)
+        threats = _per_color(st.threats, base)
+        penalties = _per_color(st.penalties, base)
+        hired = _per_group(st.hired, s * NGROUPS)
+        colors = st.house_color[s]
+        persons_here = st.house_person[s]
+        tableau: list[dict[str, Any]] = []
+        for h in range(len(colors)):
+            p = persons_here[h]
+            tableau.append({"color": COLORS[colors[h]], "person": p_id[p] if p >= 0 else None})
+        players.append(
+            {
+                "seat": s,
+                "name": st.names[s],
+                "team": None,
+                "score": scores[s],
+                "rank": ranks[s],
+                "tiebreak": tiebreaks[s],
+                "florins": st.florins[s],
+                "breakdown": breakdowns[s],
+                "step": st.step[s],
+                "houses": len(colors),
+                "persons": st.in_play[s],
+                "canals": {"left": st.canal[s * 2], "right": st.canal[s * 2 + 1]},
+                "workers": workers,
+                "threats": threats,
+                "majorities": tiles_names,
+                "statues": list(st.statues[s]),
+                "tableau": tableau,
+                "laurels": applied[s],
+                "majorities_flipped": len(tiles_names),
+                "statues_taken": len(st.statues[s]),
+                "cards_played": st.cards_played[s],
+                "penalties": penalties,
+                "hired": hired,
+            }
+        )
+    majorities: dict[str, list[int]] = {}
+    for t in range(3):
+        majorities[MAJORITIES[t]] = [s for s in range(n) if st.flipped[s] >> t & 1]
+    persons_met = [
+        {
+            "id": p_id[p],
+            "name": st.p_name[p],
+            "price": st.p_price[p],
+            "group": GROUPS[st.p_group[p]],
+            "icon": ICONS[st.p_icon[p]],
+            "worker": COLORS[st.p_worker[p]] if st.p_worker[p] >= 0 else None,
+            "seat": st.p_owner[p],
+            "status": STATUS_NAMES[st.p_status[p]],
+        }
+        for p in range(len(p_id))
+    ]
+    return {
+        "format": RESULT_FORMAT,
+        "game": GAME_ID,
+        "engine_version": ENGINE_VERSION,
+        "edition": ed.id,
+        "complete": complete,
+        "rounds_played": st.round_no,
+        "players": players,
+        "winners": winners,
+        "final": _final_copy(final),
+        "majorities": majorities,
+        "statues": {"taken": list(st.statues_taken), "pile": list(STATUES[st.pile :])},
+        "persons": persons_met,
+        "rounds": list(st.rounds),
+    }
+
+
+def _per_color(counts: list[int], base: int) -> dict[str, int]:
+    return {
+        "blue": counts[base],
+        "brown": counts[base + 1],
+        "red": counts[base + 2],
+        "purple": counts[base + 3],
+        "yellow": counts[base + 4],
+    }
+
+
+def _per_group(counts: list[int], base: int) -> dict[str, int]:
+    return {
+        "nobles": counts[base],
+        "bureaucrats": counts[base + 1],
+        "entertainers": counts[base + 2],
+        "merchants": counts[base + 3],
+        "craftsmen": counts[base + 4],
+        "courtiers": counts[base + 5],
+        "clergy": counts[base + 6],
+        "artists": counts[base + 7],
+        "defenders": counts[base + 8],
+        "underworld": counts[base + 9],
+        "scholars": counts[base + 10],
+    }
+
+
+def _final_copy(final: dict[str, Any] | None) -> dict[str, Any] | None:
+    if final is None:
+        return None
+    return {"laurels": [dict(item) for item in final["laurels"]]}
+
+
+ENGINE = BrugesEngine()

@@ -1,0 +1,1233 @@
+"""Reading a Bruges log: the header checks, the game state and the checked round.
+
+Every check raises ``LogError`` before the log is accepted; nothing here draws chance (the dice
+are in the log, the hands are hidden). Colours, actions and icons are small integers (see
+``rules``) and per-seat counts live in flat lists (``workers[seat * 5 + colour]``), because
+replaying whole stored archives is a hot path. For the same reason list items are updated as
+``a[i] = a[i] + x`` and a round is read once, its shape checked as it is read, in the order
+docs/bruges-engine.md gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from scoring.engine.bruges.editions import (
+    BUILTIN_EDITIONS,
+    STANDARD_EDITION,
+    Edition,
+    edition_from_dict,
+)
+from scoring.engine.bruges.rules import (
+    ACTIONS,
+    ARROW,
+    AT_CODES,
+    AT_DICE,
+    AT_DRAW,
+    AT_PRESTIGE,
+    BLUE,
+    BROWN,
+    CANAL,
+    COLOR_CODES,
+    COLORS,
+    DISCARDED,
+    FLORINS,
+    GROUP_CODES,
+    GROUPS,
+    HAND,
+    HOUSE,
+    ICON_CODES,
+    ICONS,
+    IN_HAND,
+    IN_PLAY,
+    INFINITY,
+    LAUREL,
+    LOG_FORMAT,
+    MAJ_CANALS,
+    MAJ_PERSONS,
+    MAJ_PRESTIGE,
+    MAJORITIES,
+    MAX_PLAYERS,
+    MAX_PRICE,
+    MAX_STATUES,
+    MIN_PLAYERS,
+    NCOLORS,
+    NGROUPS,
+    PENALTY_AT,
+    PERSON,
+    PRESTIGE_MAX,
+    PRICE_PER_POINT,
+    PURPLE,
+    PURPLE_LOSS,
+    RED,
+    SECTION_CODES,
+    SECTIONS,
+    SPACES,
+    START_FLORINS,
+    START_POINTS,
+    START_WORKERS,
+    STATUES,
+    THREAT,
+    THREAT_MIN,
+    TOP_STEP,
+    TURNS_PER_PLAYER,
+    WORKER,
+    WORKERS,
+    WORKERS_PER_ACTION,
+    YELLOW,
+)
+from scoring.engine.errors import LogError
+
+
+class State:
+    """The game after some rounds. Mutable for speed inside the engine; the public
+    ``apply_entry`` works on a copy, so a state handed out is never changed."""
+
+    # Never changed after the header (shared between copies).
+    names: list[str]
+    players: int
+    first_player: int
+    edition: Edition
+    final: dict[str, Any] | None  # the log's `final`, its shape checked (normalised)
+    # Per seat.
+    florins: list[int]
+    points: list[int]  # the score track
+    step: list[int]  # prestige: 0 = the Town Hall
+    workers: list[int]  # [seat * 5 + colour]
+    threats: list[int]  # [seat * 5 + colour]
+    house_color: list[list[int]]  # per seat, in the order built
+    house_person: list[list[int]]  # per seat, the person index in each house, -1 empty
+    in_play: list[int]  # persons in play
+    canal: list[int]  # [seat * 2 + section]: tiles
+    completed: list[bool]  # [seat * 2 + section]: completed once (B3)
+    statues: list[list[int]]  # per seat, values in the order taken
+    flipped: list[int]  # per seat, a bit per majority tile
+    # Statistics, per seat.
+    penalties: list[int]  # [seat * 5 + colour]
+    hired: list[int]  # [seat * 11 + group]
+    cards_played: list[int]
+    # Persons met, by index in the order first hired.
+    person_index: dict[str, int]
+    p_id: list[str]
+    p_name: list[str]
+    p_price: list[int]
+    p_group: list[int]
+    p_icon: list[int]
+    p_worker: list[int]  # the worker colour of a `worker` person, else -1
+    p_owner: list[int]
+    p_status: list[int]
+    p_used: list[int]  # the round a `worker` person last acted in (0: never)
+    # The game.
+    pile: int  # statues taken from the pile (STATUES[pile] is its top)
+    statues_taken: list[dict[str, Any]]
+    round_no: int  # rounds played
+    current_first: int  # the first player of the next round
+    rounds: list[dict[str, Any]]  # one summary per round played (never changed once made)
+    scratch: _Round | None  # reused by each round (not part of the game; a copy gets its own)
+
+    def copy(self) -> State:
+        new = State()
+        new.names = self.names
+        new.players = self.players
+        new.first_player = self.first_player
+        new.edition = self.edition
+        new.final = self.final
+        new.florins = list(self.florins)
+        new.points = list(self.points)
+        new.step = list(self.step)
+        new.workers = list(self.workers)
+        new.threats = list(self.threats)
+        new.house_color = [list(h) for h in self.house_color]
+        new.house_person = [list(h) for h in self.house_person]
+        new.in_play = list(self.in_play)
+        new.canal = list(self.canal)
+        new.completed = list(self.completed)
+        new.statues = [list(s) for s in self.statues]
+        new.flipped = list(self.flipped)
+        new.penalties = list(self.penalties)
+        new.hired = list(self.hired)
+        new.cards_played = list(self.cards_played)
+        new.person_index = dict(self.person_index)
+        new.p_id = list(self.p_id)
+        new.p_name = list(self.p_name)
+        new.p_price = list(self.p_price)
+        new.p_group = list(self.p_group)
+        new.p_icon = list(self.p_icon)
+        new.p_worker = list(self.p_worker)
+        new.p_owner = list(self.p_owner)
+        new.p_status = list(self.p_status)
+        new.p_used = list(self.p_used)
+        new.pile = self.pile
+        new.statues_taken = list(self.statues_taken)
+        new.round_no = self.round_no
+        new.current_first = self.current_first
+        new.rounds = list(self.rounds)
+        new.scratch = None
+        return new
+
+
+class _Round:
+    """What one round tracks besides the state: where the error is, and the summary counts."""
+
+    rno: int
+    tno: int  # 0 outside the turns
+    dice: list[int]
+    first: int
+    houses: list[int]
+    hires: list[int]
+    tiles: list[int]
+    taken: list[list[int]]  # [seat, statue value]
+    suffered: list[list[Any]]  # [seat, colour]
+    flipped: list[list[Any]]  # [seat, majority tile]
+    played: list[int]  # cards played this round, per seat (for passes)
+    workers: list[int]  # workers gained this round, per seat (net)
+    pending: list[int]  # penalties triggered by a gain and not suffered yet (seat * 5 + colour)
+
+
+def _malformed(message: str, rnd: _Round | None = None, seat: int | None = None) -> LogError:
+    if rnd is None:
+        return LogError("malformed", message, seat=seat)
+    return LogError(
+        "malformed", message, round=rnd.rno, seat=seat, turn=rnd.tno if rnd.tno else None
+    )
+
+
+def _error(code: str, message: str, rnd: _Round, seat: int | None) -> LogError:
+    return LogError(code, message, round=rnd.rno, seat=seat, turn=rnd.tno if rnd.tno else None)
+
+
+def _as_dict(value: Any) -> dict[str, Any] | None:
+    """``value`` as a dict if it is a JSON object (or any mapping), else None."""
+    if type(value) is dict:
+        return value
+    if isinstance(value, Mapping):
+        return dict(value)
+    return None
+
+
+def _as_list(value: Any, what: str, rnd: _Round) -> list[Any]:
+    """An optional list: missing or null is empty."""
+    if value is None:
+        return []
+    if type(value) is not list:
+        raise _malformed(f"'{what}' is a list", rnd)
+    items: list[Any] = value
+    return items
+
+
+# --- the header ---------------------------------------------------------------------------
+
+
+def check_players(names: Any) -> list[str]:
+    """The player names in seat order."""
+    if not isinstance(names, list):
+        raise _malformed("'players' is the list of player names in seat order")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise _malformed("'players' is the list of player names (non-empty strings)")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise LogError(
+            "bad_player_count",
+            f"Bruges is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
+        )
+    return list(names)
+
+
+def choose_edition(log_edition: Any, edition: Any) -> Edition:
+    """The edition: ``edition=`` when given, else the built-in one the log names (B1)."""
+    if edition is not None:
+        if isinstance(edition, Edition):
+            return edition
+        return edition_from_dict(edition)
+    if log_edition is None:
+        return STANDARD_EDITION
+    if isinstance(log_edition, str) and log_edition in BUILTIN_EDITIONS:
+        return BUILTIN_EDITIONS[log_edition]
+    known = ", ".join(sorted(BUILTIN_EDITIONS))
+    raise LogError("unknown_edition", f"no built-in edition {log_edition!r}; known: {known}")
+
+
+def check_final(final: Any) -> dict[str, Any] | None:
+    """The shape of a ``final`` object, normalised: ``{"laurels": [{"seat", "person",
+    "points"}]}`` or None. Its content is checked when scored (``laurel_points``)."""
+    if final is None:
+        return None
+    obj = _as_dict(final)
+    if obj is None:
+        raise _malformed("'final' is an object {'laurels': [...]} or null")
+    raw = obj.get("laurels")
+    if raw is None:
+        raw = []
+    if type(raw) is not list:
+        raise _malformed("'final.laurels' is a list of {'seat', 'person', 'points'}")
+    laurels: list[dict[str, Any]] = []
+    for item in raw:
+        entry = _as_dict(item)
+        if entry is None:
+            raise _malformed("a laurel entry is an object {'seat', 'person', 'points'}")
+        seat = entry.get("seat")
+        if type(seat) is not int:
+            raise _malformed("a laurel entry's 'seat' is a seat number")
+        person = entry.get("person")
+        if type(person) is not str:
+            raise _malformed("a laurel entry's 'person' is a person id", seat=seat)
+        points = entry.get("points")
+        if type(points) is not int:
+            raise _malformed("a laurel entry's 'points' is an integer", seat=seat)
+        laurels.append({"seat": seat, "person": person, "points": points})
+    return {"laurels": laurels}
+
+
+def start_state(log: Any, edition: Any = None) -> State:
+    """Check a log header and build the state before round 1 (``log["rounds"]`` is not read).
+
+    Raises ``LogError``: malformed, unsupported_format, bad_player_count, bad_first_player,
+    bad_teams, unknown_edition, bad_edition.
+    """
+    if type(log) is not dict:
+        if not isinstance(log, Mapping):
+            raise _malformed("a log is a JSON object")
+        log = dict(log)
+    header: dict[str, Any] = log
+    if header.get("format") != LOG_FORMAT:
+        raise LogError(
+            "unsupported_format",
+            f"'format' must be {LOG_FORMAT!r}, not {header.get('format')!r}",
+        )
+    names = check_players(header.get("players"))
+    n = len(names)
+    first = header.get("first_player")
+    if type(first) is not int or not 0 <= first < n:
+        raise LogError("bad_first_player", f"'first_player' must be a seat from 0 to {n - 1}")
+    if header.get("teams") is not None:
+        raise LogError("bad_teams", "Bruges has no teams: 'teams' must be missing or null")
+    ed = choose_edition(header.get("edition"), edition)
+    final = check_final(header.get("final"))
+    st = State()
+    st.names = names
+    st.players = n
+    st.first_player = first
+    st.edition = ed
+    st.final = final
+    st.florins = [START_FLORINS] * n
+    st.points = [START_POINTS] * n
+    st.step = [0] * n
+    st.workers = [START_WORKERS] * (n * NCOLORS)
+    st.threats = [0] * (n * NCOLORS)
+    st.house_color = [[] for _ in range(n)]
+    st.house_person = [[] for _ in range(n)]
+    st.in_play = [0] * n
+    st.canal = [0] * (n * 2)
+    st.completed = [False] * (n * 2)
+    st.statues = [[] for _ in range(n)]
+    st.flipped = [0] * n
+    st.penalties = [0] * (n * NCOLORS)
+    st.hired = [0] * (n * NGROUPS)
+    st.cards_played = [0] * n
+    st.person_index = {}
+    st.p_id = []
+    st.p_name = []
+    st.p_price = []
+    st.p_group = []
+    st.p_icon = []
+    st.p_worker = []
+    st.p_owner = []
+    st.p_status = []
+    st.p_used = []
+    st.pile = 0
+    st.statues_taken = []
+    st.round_no = 0
+    st.current_first = first
+    st.rounds = []
+    st.scratch = None
+    return st
+
+
+# --- penalties (B2, B8) ---------------------------------------------------------------------
+
+
+def _read_penalty(value: Any, n: int, rnd: _Round) -> tuple[dict[str, Any], int, int]:
+    """A penalty entry's (object, seat, colour)."""
+    pen = _as_dict(value)
+    if pen is None:
+        raise _malformed("a penalty is an object {'seat', 'color', ...choice}", rnd)
+    seat = pen.get("seat")
+    if type(seat) is not int:
+        raise _malformed("a penalty's 'seat' is a seat number", rnd)
+    if not 0 <= seat < n:
+        raise _error("bad_seat", f"a penalty names seat {seat}, not a seat", rnd, seat)
+    color = pen.get("color")
+    code = _color_code(color)
+    if code < 0:
+        raise _error("bad_color", f"{color!r} is not a colour ({', '.join(COLORS)})", rnd, seat)
+    return pen, seat, code
+
+
+def _take_pending(pending: list[int], seat: int, color: int, rnd: _Round) -> None:
+    key = seat * NCOLORS + color
+    for i in range(len(pending)):
+        if pending[i] == key:
+            pending.pop(i)
+            return
+    raise _error(
+        "unexpected_penalty",
+        f"seat {seat} has no {COLORS[color]} penalty to suffer here",
+        rnd,
+        seat,
+    )
+
+
+def _missing_penalty(pending: list[int], rnd: _Round) -> LogError:
+    key = min(pending)
+    seat = key // NCOLORS
+    return _error(
+        "missing_penalty",
+        f"seat {seat} must suffer its {COLORS[key % NCOLORS]} penalty here",
+        rnd,
+        seat,
+    )
+
+
+def _choice_error(message: str, rnd: _Round, seat: int) -> LogError:
+    return _error("bad_penalty_choice", message, rnd, seat)
+
+
+def _suffer(st: State, pen: dict[str, Any], seat: int, color: int, rnd: _Round) -> None:
+    """Apply a triggered penalty with its choice, then return 3 tokens (no points)."""
+    house = pen.get("house")
+    section = pen.get("section")
+    person = pen.get("person")
+    if color == BROWN:
+        if house is not None or section is not None:
+            raise _choice_error("a brown penalty's choice is a 'person'", rnd, seat)
+        if st.in_play[seat] == 0:
+            if person is not None:
+                raise _choice_error(f"seat {seat} has no person in play to lose", rnd, seat)
+        else:
+            p = st.person_index.get(person, -1) if type(person) is str else -1
+            if p < 0 or st.p_owner[p] != seat or st.p_status[p] != IN_PLAY:
+                raise _choice_error(
+                    f"a brown penalty names one of seat {seat}'s persons in play "
+                    f"('person'), not {person!r}",
+                    rnd,
+                    seat,
+                )
+            persons = st.house_person[seat]
+            for h in range(len(persons)):
+                if persons[h] == p:
+                    persons[h] = -1
+                    break
+            st.p_status[p] = DISCARDED
+            st.in_play[seat] = st.in_play[seat] - 1
+    elif color == RED:
+        if person is not None:
+            raise _choice_error("a red penalty's choice is a 'house' or a 'section'", rnd, seat)
+        colors = st.house_color[seat]
+        base = seat * 2
+        if not colors and st.canal[base] == 0 and st.canal[base + 1] == 0:
+            if house is not None or section is not None:
+                raise _choice_error(f"seat {seat} has no house and no tile to lose", rnd, seat)
+        elif (house is None) == (section is None):
+            raise _choice_error(
+                "a red penalty names one 'house' (0-based) or one canal 'section'", rnd, seat
+            )
+        elif house is not None:
+            if type(house) is not int or not 0 <= house < len(colors):
+                raise _choice_error(f"seat {seat} has no house {house!r}", rnd, seat)
+            colors.pop(house)
+            p = st.house_person[seat].pop(house)
+            if p >= 0:
+                st.p_status[p] = IN_HAND
+                st.in_play[seat] = st.in_play[seat] - 1
+        else:
+            s = SECTION_CODES.get(section, -1) if type(section) is str else -1
+            if s < 0 or st.canal[base + s] == 0:
+                raise _choice_error(
+                    f"seat {seat} has no tile in canal section {section!r}", rnd, seat
+                )
+            st.canal[base + s] = st.canal[base + s] - 1
+    else:
+        if house is not None or section is not None or person is not None:
+            raise _choice_error(f"a {COLORS[color]} penalty takes no choice", rnd, seat)
+        if color == BLUE:
+            base = seat * NCOLORS
+            lost = 0
+            for c in range(NCOLORS):
+                lost += st.workers[base + c]
+                st.workers[base + c] = 0
+            rnd.workers[seat] = rnd.workers[seat] - lost
+        elif color == YELLOW:
+            st.florins[seat] = 0
+        else:  # PURPLE
+            left = st.points[seat] - PURPLE_LOSS
+            st.points[seat] = left if left > 0 else 0
+    key = seat * NCOLORS + color
+    st.threats[key] = st.threats[key] - PENALTY_AT
+    st.penalties[key] = st.penalties[key] + 1
+    rnd.suffered.append([seat, COLORS[color]])
+
+
+# --- effects (B6, B8) -----------------------------------------------------------------------
+
+
+def _gain_error(message: str, rnd: _Round, seat: int) -> LogError:
+    return _error("bad_gain", message, rnd, seat)
+
+
+def _colour_gain(
+    st: State, counts: list[int], value: Any, what: str, seat: int, rnd: _Round, tokens: bool
+) -> int:
+    """Add a per-colour gain to ``counts`` (workers or threats); returns the tokens returned
+    (``tokens``) or the net number added, and checks nothing below zero yet."""
+    parts = value if type(value) is dict else _as_dict(value)
+    if parts is None:
+        raise _gain_error(f"a gain's '{what}' is an object from colour to integer", rnd, seat)
+    returned = 0
+    net = 0
+    base = seat * NCOLORS
+    for name, k in parts.items():
+        c = _color_code(name)
+        if c < 0:
+            raise _gain_error(f"{name!r} in a gain's '{what}' is not a colour", rnd, seat)
+        if type(k) is not int:
+            raise _gain_error(f"a gain's '{what}' values are integers", rnd, seat)
+        counts[base + c] = counts[base + c] + k
+        net += k
+        if k < 0:
+            returned -= k
+    return returned if tokens else net
+
+
+def _apply_gain(
+    st: State, gain: dict[str, Any], owner: int, rnd: _Round, plays_ok: bool, pending: list[int]
+) -> int:
+    """Apply a gain to ``owner`` (all parts at once, B8) and return the extra plays. Adds the
+    penalties it triggers to ``pending``."""
+    plays = 0
+    touched_threats = False
+    touched_workers = False
+    touched = False  # florins, points or step
+    for key, value in gain.items():
+        if key == "florins":
+            if type(value) is not int:
+                raise _gain_error("a gain's 'florins' is an integer", rnd, owner)
+            st.florins[owner] = st.florins[owner] + value
+            touched = touched or value < 0
+        elif key == "points":
+            if type(value) is not int:
+                raise _gain_error("a gain's 'points' is an integer", rnd, owner)
+            st.points[owner] = st.points[owner] + value
+            touched = touched or value < 0
+        elif key == "prestige":
+            if type(value) is not int:
+                raise _gain_error("a gain's 'prestige' is an integer", rnd, owner)
+            climbed = st.step[owner] + value
+            st.step[owner] = climbed if climbed < TOP_STEP else TOP_STEP
+            touched = touched or value < 0
+        elif key == "workers":
+            added = _colour_gain(st, st.workers, value, key, owner, rnd, False)
+            rnd.workers[owner] = rnd.workers[owner] + added
+            touched_workers = True
+        elif key == "threats":
+            returned = _colour_gain(st, st.threats, value, key, owner, rnd, True)
+            st.points[owner] = st.points[owner] + returned
+            touched_threats = True
+        elif key == "plays":
+            if type(value) is not int or value < 0:
+                raise _gain_error("a gain's 'plays' is an integer >= 0", rnd, owner)
+            if value and not plays_ok:
+                raise _gain_error(
+                    "only the turn's own seat gets extra plays, in its turn", rnd, owner
+                )
+            plays = value
+        else:
+            raise _gain_error(f"{key!r} is not a gain ({', '.join(GAIN_NAMES)})", rnd, owner)
+    if touched and (st.florins[owner] < 0 or st.points[owner] < 0 or st.step[owner] < 0):
+        raise _error("below_zero", f"the gain leaves seat {owner} below zero", rnd, owner)
+    base = owner * NCOLORS
+    if touched_workers:
+        for c in range(NCOLORS):
+            if st.workers[base + c] < 0:
+                raise _error(
+                    "below_zero", f"the gain leaves seat {owner} below zero workers", rnd, owner
+                )
+    if touched_threats:
+        for c in range(NCOLORS):
+            t = st.threats[base + c]
+            if t < 0:
+                raise _error(
+                    "below_zero", f"the gain leaves seat {owner} below zero tokens", rnd, owner
+                )
+            if t >= PENALTY_AT:
+                pending.append(base + c)
+    return plays
+
+
+GAIN_NAMES: Final = ("florins", "points", "prestige", "workers", "threats", "plays")
+
+
+def _effect(
+    st: State,
+    step: dict[str, Any],
+    pid: Any,
+    turn_seat: int,
+    rnd: _Round,
+    arrow_ready: int,
+    pending: list[int],
+) -> int:
+    """An effect step in a turn (``turn_seat`` >= 0) or in upkeep (-1). Returns the extra
+    plays it grants."""
+    if type(pid) is not str:
+        raise _malformed("an effect's 'effect' is a person id", rnd)
+    owner_value = step.get("seat")
+    if owner_value is None:
+        if turn_seat < 0:
+            raise _malformed("an upkeep entry names its 'seat'", rnd)
+        owner = turn_seat
+    elif type(owner_value) is not int:
+        raise _malformed("an effect's 'seat' is a seat number", rnd)
+    else:
+        owner = owner_value
+        if not 0 <= owner < st.players:
+            raise _error("bad_seat", f"an effect names seat {owner}, not a seat", rnd, owner)
+    p = st.person_index.get(pid, -1)
+    if p < 0:
+        raise _error("unknown_person", f"no person {pid!r} was hired in this game", rnd, owner)
+    if st.p_status[p] != IN_PLAY:
+        raise _error("person_gone", f"person {pid!r} is not in play", rnd, owner)
+    if st.p_owner[p] != owner:
+        raise _error("effect_not_allowed", f"person {pid!r} is not seat {owner}'s", rnd, owner)
+    icon = st.p_icon[p]
+    if icon != INFINITY:
+        if turn_seat < 0:
+            raise _error(
+                "effect_not_allowed",
+                f"only infinity persons act outside the turns, not {pid!r} ({ICONS[icon]})",
+                rnd,
+                owner,
+            )
+        if owner != turn_seat:
+            raise _error(
+                "effect_not_allowed",
+                f"only an infinity person acts in another seat's turn, not {pid!r}",
+                rnd,
+                owner,
+            )
+        if icon == LAUREL:
+            raise _error(
+                "effect_not_allowed", f"laurel person {pid!r} acts only at the end", rnd, owner
+            )
+        if icon == ARROW:
+            if arrow_ready != p:
+                raise _error(
+                    "effect_not_allowed",
+                    f"arrow person {pid!r} acts only in the step right after its hire",
+                    rnd,
+                    owner,
+                )
+        else:  # WORKER
+            if st.p_used[p] == rnd.rno:
+                raise _error(
+                    "effect_not_allowed",
+                    f"worker person {pid!r} already acted this round",
+                    rnd,
+                    owner,
+                )
+            st.p_used[p] = rnd.rno
+            w = owner * NCOLORS + st.p_worker[p]
+            if st.workers[w] < 1:
+                raise _error(
+                    "not_enough_workers",
+                    f"seat {owner} has no {COLORS[st.p_worker[p]]} worker to activate {pid!r}",
+                    rnd,
+                    owner,
+                )
+            st.workers[w] = st.workers[w] - 1
+            rnd.workers[owner] = rnd.workers[owner] - 1
+    gain_value = step.get("gain")
+    if gain_value is None:
+        return 0
+    gain = gain_value if type(gain_value) is dict else _as_dict(gain_value)
+    if gain is None:
+        raise _gain_error("'gain' is an object", rnd, owner)
+    return _apply_gain(st, gain, owner, rnd, owner == turn_seat, pending)
+
+
+# --- the actions (phase 3) ------------------------------------------------------------------
+
+
+def _hire(st: State, step: dict[str, Any], seat: int, rnd: _Round) -> int:
+    """A ``person`` action; returns the person's index."""
+    house = step.get("house")
+    persons = st.house_person[seat]
+    if type(house) is not int or not 0 <= house < len(persons) or persons[house] >= 0:
+        raise _error(
+            "no_empty_house", f"seat {seat} has no empty house {house!r} to hire into", rnd, seat
+        )
+    given = step.get("person")
+    if type(given) is str:
+        p = st.person_index.get(given, -1)
+        if p < 0:
+            raise _error(
+                "unknown_person",
+                f"no person {given!r} was met in this game (give it whole the first time)",
+                rnd,
+                seat,
+            )
+        if st.p_status[p] != IN_HAND or st.p_owner[p] != seat:
+            raise _error(
+                "person_gone", f"person {given!r} is not back in seat {seat}'s hand", rnd, seat
+            )
+    else:
+        p = _new_person(st, given, seat, rnd)
+    price = st.p_price[p]
+    if st.florins[seat] < price:
+        raise _error(
+            "not_enough_florins",
+            f"seat {seat} has {st.florins[seat]} florins, {price} needed",
+            rnd,
+            seat,
+        )
+    st.florins[seat] = st.florins[seat] - price
+    persons[house] = p
+    st.p_owner[p] = seat
+    st.p_status[p] = IN_PLAY
+    st.in_play[seat] = st.in_play[seat] + 1
+    g = seat * NGROUPS + st.p_group[p]
+    st.hired[g] = st.hired[g] + 1
+    rnd.hires[seat] = rnd.hires[seat] + 1
+    return p
+
+
+def _new_person(st: State, given: Any, seat: int, rnd: _Round) -> int:
+    obj = _as_dict(given)
+    if obj is None:
+        raise _error(
+            "bad_person", "'person' is a person object, or the id of one met before", rnd, seat
+        )
+    pid = obj.get("id")
+    if type(pid) is not str or not pid:
+        raise _error("bad_person", "a person's 'id' is a non-empty string", rnd, seat)
+    p = len(st.p_id)
+    if st.person_index.setdefault(pid, p) != p:
+        raise _error(
+            "bad_person", f"person {pid!r} was met before: hire it again by its id", rnd, seat
+        )
+    name = obj.get("name")
+    if type(name) is not str:
+        raise _error("bad_person", f"person {pid!r} needs a 'name'", rnd, seat)
+    price = obj.get("price")
+    if type(price) is not int or not 0 <= price <= MAX_PRICE or price % PRICE_PER_POINT:
+        raise _error("bad_person", f"person {pid!r}: 'price' is 0, 3, 6, 9 or 12 (B4)", rnd, seat)
+    group_name = obj.get("group")
+    group = GROUP_CODES.get(group_name, -1) if type(group_name) is str else -1
+    if group < 0:
+        raise _error(
+            "bad_person", f"person {pid!r}: 'group' is one of {', '.join(GROUPS)}", rnd, seat
+        )
+    icon_name = obj.get("icon")
+    icon = ICON_CODES.get(icon_name, -1) if type(icon_name) is str else -1
+    if icon < 0:
+        raise _error(
+            "bad_person", f"person {pid!r}: 'icon' is one of {', '.join(ICONS)}", rnd, seat
+        )
+    worker = -1
+    if icon == WORKER:
+        worker_name = obj.get("worker")
+        worker = COLOR_CODES.get(worker_name, -1) if type(worker_name) is str else -1
+        if worker < 0:
+            raise _error(
+                "bad_person",
+                f"worker person {pid!r}: 'worker' is the colour its activation costs",
+                rnd,
+                seat,
+            )
+    st.p_id.append(pid)
+    st.p_name.append(name)
+    st.p_price.append(price)
+    st.p_group.append(group)
+    st.p_icon.append(icon)
+    st.p_worker.append(worker)
+    st.p_owner.append(seat)
+    st.p_status.append(IN_HAND)
+    st.p_used.append(0)
+    return p
+
+
+def _canal(st: State, step: dict[str, Any], seat: int, color: int, rnd: _Round) -> None:
+    name = step.get("section")
+    s = SECTION_CODES.get(name, -1) if type(name) is str else -1
+    if s < 0:
+        raise _error("bad_section", f"'section' is 'left' or 'right', not {name!r}", rnd, seat)
+    i = seat * 2 + s
+    k = st.canal[i]
+    if k >= SPACES:
+        raise _error("canal_full", f"seat {seat}'s {name} section is complete", rnd, seat)
+    ed = st.edition
+    space = s * SPACES + k
+    want = ed.canal_color[space]
+    if want >= 0 and want != color:
+        raise _error(
+            "wrong_space_color",
+            f"space {k + 1} of the {name} section takes a {COLORS[want]} card",
+            rnd,
+            seat,
+        )
+    cost = ed.canal_cost[space]
+    if st.florins[seat] < cost:
+        raise _error(
+            "not_enough_florins",
+            f"seat {seat} has {st.florins[seat]} florins, {cost} needed",
+            rnd,
+            seat,
+        )
+    st.florins[seat] = st.florins[seat] - cost
+    st.canal[i] = k + 1
+    rnd.tiles[seat] = rnd.tiles[seat] + 1
+    if k + 1 == SPACES and not st.completed[i]:
+        # B3: the first completion takes the top statue, if any is left and the seat has
+        # fewer than two; a section completed again takes none.
+        st.completed[i] = True
+        if st.pile < len(STATUES) and len(st.statues[seat]) < MAX_STATUES:
+            value = STATUES[st.pile]
+            st.pile = st.pile + 1
+            st.statues[seat].append(value)
+            rnd.taken.append([seat, value])
+            st.statues_taken.append(
+                {"seat": seat, "section": SECTIONS[s], "value": value, "round": rnd.rno}
+            )
+
+
+def _color_code(name: Any) -> int:
+    """A colour's code, -1 for anything else (a length switch and one string compare beat a
+    dict lookup here)."""
+    if type(name) is not str:
+        return -1
+    size = len(name)
+    if size == 3:
+        return RED if name == "red" else -1
+    if size == 4:
+        return BLUE if name == "blue" else -1
+    if size == 5:
+        return BROWN if name == "brown" else -1
+    if size == 6:
+        if name == "yellow":
+            return YELLOW
+        return PURPLE if name == "purple" else -1
+    return -1
+
+
+def _action_code(name: Any) -> int:
+    if type(name) is not str:
+        return -1
+    size = len(name)
+    if size == 7:
+        if name == "workers":
+            return WORKERS
+        return FLORINS if name == "florins" else -1
+    if size == 5:
+        if name == "house":
+            return HOUSE
+        return CANAL if name == "canal" else -1
+    if size == 6:
+        if name == "person":
+            return PERSON
+        return THREAT if name == "threat" else -1
+    return -1
+
+
+def _card(st: State, step: dict[str, Any], color_name: Any, seat: int, rnd: _Round) -> int:
+    """A card played for an action; returns the hired person's index, else -1."""
+    color = _color_code(color_name)
+    if color < 0:
+        raise _error(
+            "bad_card", f"a card is one of {', '.join(COLORS)}, not {color_name!r}", rnd, seat
+        )
+    action_name = step.get("action")
+    action = _action_code(action_name)
+    if action < 0:
+        raise _error(
+            "unknown_action",
+            f"'action' is one of {', '.join(ACTIONS)}, not {action_name!r}",
+            rnd,
+            seat,
+        )
+    rnd.played[seat] = rnd.played[seat] + 1
+    i = seat * NCOLORS + color
+    if action == WORKERS:
+        st.workers[i] = st.workers[i] + WORKERS_PER_ACTION
+        rnd.workers[seat] = rnd.workers[seat] + WORKERS_PER_ACTION
+    elif action == FLORINS:
+        st.florins[seat] = st.florins[seat] + rnd.dice[color]
+    elif action == THREAT:
+        if st.threats[i] < 1:
+            raise _error(
+                "no_threat_token", f"seat {seat} has no {COLORS[color]} threat token", rnd, seat
+            )
+        st.threats[i] = st.threats[i] - 1
+        st.points[seat] = st.points[seat] + 1
+    elif action == CANAL:
+        _canal(st, step, seat, color, rnd)
+    elif action == HOUSE:
+        if st.workers[i] < 1:
+            raise _error(
+                "not_enough_workers",
+                f"seat {seat} has no {COLORS[color]} worker to build a house",
+                rnd,
+                seat,
+            )
+        st.workers[i] = st.workers[i] - 1
+        rnd.workers[seat] = rnd.workers[seat] - 1
+        st.house_color[seat].append(color)
+        st.house_person[seat].append(-1)
+        rnd.houses[seat] = rnd.houses[seat] + 1
+    else:  # PERSON
+        return _hire(st, step, seat, rnd)
+    return -1
+
+
+def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
+    t = value if type(value) is dict else _as_dict(value)
+    if t is None:
+        raise _malformed("a turn is an object {'seat', 'steps'} or {'seat', 'pass': true}", rnd)
+    seat = t.get("seat")
+    if type(seat) is not int:
+        raise _malformed("a turn's 'seat' is a seat number", rnd)
+    if seat != due:
+        raise _error("out_of_turn", f"turn {rnd.tno} is seat {due}'s, not seat {seat}'s", rnd, seat)
+    steps_value = t.get("steps")
+    # The usual turn is {"seat", "steps"}: no other key to look at.
+    if len(t) != 2 or type(steps_value) is not list:
+        passed = t.get("pass")
+        if passed is not None and passed is not False:
+            if passed is not True:
+                raise _malformed("'pass' is true (or missing)", rnd, seat)
+            if steps_value is not None and steps_value != []:
+                raise _malformed("a pass has no steps", rnd, seat)
+            if rnd.played[seat] < HAND:
+                raise _error(
+                    "early_pass",
+                    f"seat {seat} has played {rnd.played[seat]} cards this round: it cannot "
+                    f"be out of cards yet",
+                    rnd,
+                    seat,
+                )
+            return
+        if type(steps_value) is not list:
+            raise _malformed("a turn's 'steps' is a list", rnd, seat)
+    steps: list[Any] = steps_value
+    plays = 1
+    cards = 0
+    arrow = -1
+    pending = rnd.pending
+    for item in steps:
+        step = item if type(item) is dict else _as_dict(item)
+        if step is None:
+            raise _malformed("a step is an object: a card, an effect or a penalty", rnd, seat)
+        ready = arrow
+        arrow = -1
+        card = step.get("card")
+        if card is not None:
+            if pending:
+                raise _missing_penalty(pending, rnd)
+            if cards >= plays:
+                raise _error(
+                    "wrong_play_count",
+                    f"seat {seat} may play {plays} card(s) in this turn",
+                    rnd,
+                    seat,
+                )
+            cards += 1
+            p = _card(st, step, card, seat, rnd)
+            if p >= 0 and st.p_icon[p] == ARROW:
+                arrow = p
+            continue
+        pid = step.get("effect")
+        if pid is not None:
+            if pending:
+                raise _missing_penalty(pending, rnd)
+            plays += _effect(st, step, pid, seat, rnd, ready, pending)
+            continue
+        pen_value = step.get("penalty")
+        if pen_value is None:
+            if pending:
+                raise _missing_penalty(pending, rnd)
+            raise _malformed("a step is a card, an effect or a penalty", rnd, seat)
+        pen, pseat, color = _read_penalty(pen_value, st.players, rnd)
+        _take_pending(pending, pseat, color, rnd)
+        _suffer(st, pen, pseat, color, rnd)
+    if pending:
+        raise _missing_penalty(pending, rnd)
+    if cards != plays:
+        raise _error(
+            "wrong_play_count",
+            f"seat {seat} played {cards} card(s) in a turn of {plays}",
+            rnd,
+            seat,
+        )
+
+
+def _upkeep(st: State, entries: list[dict[str, Any]], rnd: _Round) -> None:
+    pending = rnd.pending
+    for entry in entries:
+        pen_value = entry.get("penalty")
+        if pen_value is not None:
+            pen, seat, color = _read_penalty(pen_value, st.players, rnd)
+            _take_pending(pending, seat, color, rnd)
+            _suffer(st, pen, seat, color, rnd)
+            continue
+        if pending:
+            raise _missing_penalty(pending, rnd)
+        pid = entry.get("effect")
+        if pid is None:
+            raise _malformed("an upkeep entry is an effect or a penalty", rnd)
+        _effect(st, entry, pid, -1, rnd, -1, pending)
+    if pending:
+        raise _missing_penalty(pending, rnd)
+
+
+def _read_upkeep(value: Any, rnd: _Round) -> list[list[dict[str, Any]]]:
+    """The upkeep entries by moment (draw, dice, prestige), each in list order."""
+    moments: list[list[dict[str, Any]]] = [[], [], []]
+    for item in _as_list(value, "upkeep", rnd):
+        entry = item if type(item) is dict else _as_dict(item)
+        if entry is None:
+            raise _malformed("an upkeep entry is an object", rnd)
+        at_name = entry.get("at")
+        if at_name is None:
+            at = AT_DICE
+        else:
+            at = AT_CODES.get(at_name, -1) if type(at_name) is str else -1
+            if at < 0:
+                raise _malformed("an upkeep entry's 'at' is 'draw', 'dice' or 'prestige'", rnd)
+        moments[at].append(entry)
+    return moments
+
+
+# --- a round --------------------------------------------------------------------------------
+
+
+def play_round(st: State, value: Any) -> None:
+    """Check one round against ``st`` and apply it (``st`` is changed; on ``LogError`` it is
+    left half-applied, so callers work on a copy)."""
+    n = st.players
+    rnd = st.scratch
+    if rnd is None:
+        rnd = _Round()
+        rnd.dice = [0] * NCOLORS
+        rnd.played = [0] * n
+        rnd.pending = []
+        st.scratch = rnd
+    else:
+        played = rnd.played
+        for s in range(n):
+            played[s] = 0
+        rnd.pending.clear()
+    rnd.rno = st.round_no + 1
+    rnd.tno = 0
+    first = st.current_first
+    rnd.first = first
+    entry = _as_dict(value)
+    if entry is None:
+        raise _malformed(f"round {rnd.rno} is an object with 'dice' and 'turns'", rnd)
+    # The round's shape first.
+    turns_value = entry.get("turns")
+    if type(turns_value) is not list:
+        raise _malformed("a round's 'turns' is a list", rnd)
+    turns: list[Any] = turns_value
+    penalties = _as_list(entry.get("penalties"), "penalties", rnd)
+    climbers = _as_list(entry.get("prestige"), "prestige", rnd)
+    upkeep_value = entry.get("upkeep")
+    upkeep = _read_upkeep(upkeep_value, rnd) if upkeep_value is not None else None
+    dice = _read_dice(entry.get("dice"), rnd)
+    rnd.houses = [0] * n
+    rnd.hires = [0] * n
+    rnd.tiles = [0] * n
+    rnd.taken = []
+    rnd.suffered = []
+    rnd.flipped = []
+    rnd.workers = [0] * n
+    # The counts before the round; turned into what the round changed at its end.
+    points = list(st.points)
+    florins = list(st.florins)
+    steps = list(st.step)
+    # Phase 1: draw (not logged); the automatic effects at the draw.
+    if upkeep is not None and upkeep[AT_DRAW]:
+        _upkeep(st, upkeep[AT_DRAW], rnd)
+    # Phase 2: threat tokens, penalties (B2), prestige.
+    # Tokens rest below 3 between steps, so only a colour just rolled can trigger.
+    threats = st.threats
+    pending = rnd.pending
+    for c in range(NCOLORS):
+        if dice[c] >= THREAT_MIN:
+            for s in range(n):
+                i = s * NCOLORS + c
+                t = threats[i] + 1
+                threats[i] = t
+                if t >= PENALTY_AT:
+                    pending.append(i)
+    for item in penalties:
+        pen, seat, color = _read_penalty(item, n, rnd)
+        _take_pending(pending, seat, color, rnd)
+        _suffer(st, pen, seat, color, rnd)
+    if pending:
+        raise _missing_penalty(pending, rnd)
+    if upkeep is not None and upkeep[AT_DICE]:
+        _upkeep(st, upkeep[AT_DICE], rnd)
+    cost = 0
+    for c in range(NCOLORS):
+        if dice[c] <= PRESTIGE_MAX:
+            cost += dice[c]
+    if climbers:
+        _prestige(st, climbers, cost, rnd)
+    if upkeep is not None and upkeep[AT_PRESTIGE]:
+        _upkeep(st, upkeep[AT_PRESTIGE], rnd)
+    # Phase 3: 4 turns per player, clockwise from the first player.
+    total = TURNS_PER_PLAYER * n
+    due = first
+    for k in range(len(turns)):
+        rnd.tno = k + 1
+        if k >= total:
+            seat_value = turns[k].get("seat") if type(turns[k]) is dict else None
+            raise _error(
+                "extra_turn",
+                f"a round has {total} turns ({TURNS_PER_PLAYER} per player)",
+                rnd,
+                seat_value if type(seat_value) is int else None,
+            )
+        _turn(st, turns[k], due, rnd)
+        due = due + 1 if due + 1 < n else 0
+    if len(turns) < total:
+        rnd.tno = len(turns) + 1
+        due = (first + len(turns)) % n
+        raise _error(
+            "missing_turn",
+            f"a round has {total} turns ({TURNS_PER_PLAYER} per player); turn {rnd.tno} "
+            f"(seat {due}) is missing",
+            rnd,
+            due,
+        )
+    rnd.tno = 0
+    # Phase 4: majorities (B5), then the first player token passes clockwise.
+    _majorities(st, rnd)
+    st.round_no = rnd.rno
+    st.current_first = (first + 1) % n
+    for s in range(n):
+        st.cards_played[s] = st.cards_played[s] + rnd.played[s]
+        points[s] = st.points[s] - points[s]
+        florins[s] = st.florins[s] - florins[s]
+        steps[s] = st.step[s] - steps[s]
+    # Per round, what each seat gained: counts in lists indexed by seat, events as [seat, x].
+    st.rounds.append(
+        {
+            "round": rnd.rno,
+            "first_player": first,
+            "prestige_cost": cost,
+            "points": points,
+            "florins": florins,
+            "workers": rnd.workers,
+            "prestige": steps,
+            "houses": rnd.houses,
+            "persons": rnd.hires,
+            "tiles": rnd.tiles,
+            "statues": rnd.taken,
+            "penalties": rnd.suffered,
+            "flipped": rnd.flipped,
+        }
+    )
+
+
+def _read_dice(value: Any, rnd: _Round) -> list[int]:
+    dice = _as_dict(value)
+    if dice is None:
+        raise _error("bad_dice", "'dice' is an object from colour to a value 1..6", rnd, None)
+    out = rnd.dice
+    for c in range(NCOLORS):
+        v = dice.get(COLORS[c])
+        if type(v) is not int or not 1 <= v <= 6:
+            raise _error("bad_dice", f"the {COLORS[c]} die is a value 1..6, not {v!r}", rnd, None)
+        out[c] = v
+    return out
+
+
+def _prestige(st: State, climbers: list[Any], cost: int, rnd: _Round) -> None:
+    """Each listed seat pays the cost and climbs one step, clockwise from the first player."""
+    n = st.players
+    last = -1
+    for seat in climbers:
+        if type(seat) is not int:
+            raise _malformed("'prestige' lists seat numbers", rnd)
+        if not 0 <= seat < n:
+            raise _error("bad_seat", f"'prestige' names seat {seat}, not a seat", rnd, seat)
+        if cost == 0:
+            raise _error(
+                "prestige_not_allowed", "no die shows 1 or 2: no one may advance", rnd, seat
+            )
+        pos = (seat - rnd.first) % n
+        if pos <= last:
+            raise _error(
+                "prestige_out_of_order",
+                "'prestige' lists seats once each, clockwise from the round's first player",
+                rnd,
+                seat,
+            )
+        last = pos
+        if st.step[seat] >= TOP_STEP:
+            raise _error("prestige_at_top", f"seat {seat} is on the top step", rnd, seat)
+        if st.florins[seat] < cost:
+            raise _error(
+                "not_enough_florins",
+                f"seat {seat} has {st.florins[seat]} florins, {cost} needed",
+                rnd,
+                seat,
+            )
+        st.florins[seat] = st.florins[seat] - cost
+        st.step[seat] = st.step[seat] + 1
+
+
+def _majorities(st: State, rnd: _Round) -> None:
+    """Phase 4 (B5): a seat that alone leads flips the tile for good (noted in the round)."""
+    n = st.players
+    steps = st.step
+    in_play = st.in_play
+    canal = st.canal
+    best_step = 0
+    step_leader = -1
+    best_persons = 0
+    persons_leader = -1
+    best_tiles = 0
+    tiles_leader = -1
+    for s in range(n):
+        v = steps[s]
+        if v > best_step:
+            best_step = v
+            step_leader = s
+        elif v == best_step:
+            step_leader = -1
+        v = in_play[s]
+        if v > best_persons:
+            best_persons = v
+            persons_leader = s
+        elif v == best_persons:
+            persons_leader = -1
+        v = canal[s * 2] + canal[s * 2 + 1]
+        if v > best_tiles:
+            best_tiles = v
+            tiles_leader = s
+        elif v == best_tiles:
+            tiles_leader = -1
+    # In the order prestige, persons, canals.
+    if step_leader >= 0:
+        _flip(st, rnd, step_leader, MAJ_PRESTIGE)
+    if persons_leader >= 0:
+        _flip(st, rnd, persons_leader, MAJ_PERSONS)
+    if tiles_leader >= 0:
+        _flip(st, rnd, tiles_leader, MAJ_CANALS)
+
+
+def _flip(st: State, rnd: _Round, seat: int, tile: int) -> None:
+    bit = 1 << tile
+    if not st.flipped[seat] & bit:
+        st.flipped[seat] = st.flipped[seat] | bit
+        rnd.flipped.append([seat, MAJORITIES[tile]])
