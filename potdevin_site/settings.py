@@ -62,7 +62,7 @@ INSTALLED_APPS = [
 
 # The games the records serve: one record-side plugin package each (games/plugins/), whose
 # engine is in the registry (scoring/engine/). The first is the default game.
-GAME_PLUGINS = ["games.plugins.potdevin", "games.plugins.complots"]
+GAME_PLUGINS = ["games.plugins.potdevin", "games.plugins.complots", "games.plugins.bruges"]
 
 MIDDLEWARE = [
     # Outermost: sees every answer under /api/, so that each is JSON with a code.

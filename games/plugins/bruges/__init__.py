@@ -1,0 +1,3 @@
+"""Bruges on the record side."""
+
+GAME_TYPE = "bruges"

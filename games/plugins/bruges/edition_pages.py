@@ -1,0 +1,206 @@
+"""Bruges's edition pages (rules B1): the board's printed data that can be wrong, versioned
+like Pot de Vin's decks. A list of the edition versions, each version's prestige points and
+canal spaces, a corrected version made from an existing one (the points of each prestige step,
+each canal space's cost and colour), and staff marking a version verified against the printed
+board. An edition's data never changes: a correction is a new version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+
+from games import services
+from games.errors import RecordError
+from games.models import Edition
+from games.plugins.bruges import words
+from scoring.engine import LogError
+from scoring.engine.bruges.rules import COLORS, SECTIONS, SPACES, TOP_STEP
+
+GAME_TYPE = "bruges"
+STEPS = range(TOP_STEP + 1)
+
+
+def editions() -> list[Edition]:
+    """Every Bruges edition version, with the number of games that use it."""
+    return list(
+        Edition.objects.filter(game_type=GAME_TYPE)
+        .defer("data")
+        .annotate(game_count=Count("games"))
+        .order_by("key")
+    )
+
+
+def edition(key: str) -> Edition:
+    """An edition version by key. Raises ``Http404``."""
+    found = Edition.objects.filter(game_type=GAME_TYPE, key=key).first()
+    if found is None:
+        raise Http404(f"no Bruges edition {key!r}")
+    return found
+
+
+def board(data: dict[str, Any]) -> dict[str, Any]:
+    """An edition's data as the pages show it: prestige points by step, canal spaces."""
+    points = list(data.get("prestige_points") or [])
+    canal = data.get("canal") or {}
+    return {
+        "steps": [{"step": k, "points": points[k] if k < len(points) else None} for k in STEPS],
+        "sections": [
+            {
+                "name": name,
+                "spaces": [
+                    {
+                        "space": k + 1,
+                        "cost": space.get("cost"),
+                        "color": space.get("color"),
+                        "third": k + 1 == 3,
+                    }
+                    for k, space in enumerate(canal.get(name) or [])
+                ],
+            }
+            for name in SECTIONS
+        ],
+    }
+
+
+class EditionForm(forms.Form):
+    """A new edition version: the points of each prestige step (0 = the Town Hall) and each
+    canal space's cost and colour ("unknown": any card builds it, B3)."""
+
+    key = forms.SlugField(max_length=64, label="Version key", help_text="e.g. standard-v2")
+    description = forms.CharField(
+        required=False, label="Description", widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args: Any, data_from: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        source = data_from or {}
+        points = list(source.get("prestige_points") or [])
+        canal = source.get("canal") or {}
+        number = {"inputmode": "numeric", "class": "num-in"}
+        for k in STEPS:
+            self.fields[f"step_{k}"] = forms.IntegerField(
+                min_value=0,
+                max_value=999,
+                label=f"Step {k}" if k else "Town Hall (0)",
+                initial=points[k] if k < len(points) else 0,
+                widget=forms.NumberInput(attrs=number),
+            )
+        for name in SECTIONS:
+            spaces = canal.get(name) or []
+            for k in range(SPACES):
+                space = spaces[k] if k < len(spaces) else {}
+                self.fields[f"{name}_{k}_cost"] = forms.IntegerField(
+                    min_value=0,
+                    max_value=99,
+                    label=f"{name.capitalize()} space {k + 1}: cost",
+                    initial=space.get("cost", k + 1),
+                    widget=forms.NumberInput(attrs=number),
+                )
+                self.fields[f"{name}_{k}_color"] = forms.ChoiceField(
+                    choices=[
+                        ("", "unknown (any card)"),
+                        *((c, words.COLOR_LABELS[c]) for c in COLORS),
+                    ],
+                    required=False,
+                    label=f"{name.capitalize()} space {k + 1}: colour",
+                    initial=space.get("color") or "",
+                )
+
+    def step_fields(self) -> list[forms.BoundField]:
+        return [self[f"step_{k}"] for k in STEPS]
+
+    def section_rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": name,
+                "spaces": [
+                    {
+                        "space": k + 1,
+                        "cost": self[f"{name}_{k}_cost"],
+                        "color": self[f"{name}_{k}_color"],
+                    }
+                    for k in range(SPACES)
+                ],
+            }
+            for name in SECTIONS
+        ]
+
+    def edition_data(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "prestige_points": [data[f"step_{k}"] for k in STEPS],
+            "canal": {
+                name: [
+                    {
+                        "cost": data[f"{name}_{k}_cost"],
+                        "color": data.get(f"{name}_{k}_color") or None,
+                    }
+                    for k in range(SPACES)
+                ]
+                for name in SECTIONS
+            },
+        }
+
+
+@login_required
+def edition_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/bruges/editions.html", {"editions": editions()})
+
+
+@login_required
+def edition_detail(request: HttpRequest, key: str) -> HttpResponse:
+    found = edition(key)
+    if request.method == "POST":
+        if not request.user.is_staff:
+            raise PermissionDenied("staff only")
+        verified = request.POST.get("verified") == "1"
+        services.edition_mark_verified(edition=found, verified=verified)
+        state = "verified" if verified else "not verified"
+        messages.success(request, f"Bruges edition {found.key} marked {state}.")
+        return redirect("web:bruges-edition", key=found.key)
+    context = {"edition": found, "board": board(found.data or {}), "games": found.games.count()}
+    return render(request, "web/bruges/edition.html", context)
+
+
+@login_required
+def edition_new(request: HttpRequest) -> HttpResponse:
+    default = services.edition_default(GAME_TYPE)
+    source = edition(request.GET.get("from") or (default.key if default else ""))
+    form = EditionForm(
+        request.POST if request.method == "POST" else None,
+        data_from=source.data,
+        initial={"key": f"{source.key}-v2", "description": f"Corrected from {source.key}."},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = services.edition_create(
+                game_type=GAME_TYPE,
+                key=form.cleaned_data["key"],
+                data=form.edition_data(),
+                description=form.cleaned_data["description"],
+                verified=False,  # staff mark it verified once checked against the board
+                created_by=request.user,
+            )
+        except RecordError as exc:
+            form.add_error("key", exc.message)
+        except LogError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Bruges edition {created.key} created.")
+            return redirect("web:bruges-edition", key=created.key)
+    return render(request, "web/bruges/edition_new.html", {"form": form, "source": source})
+
+
+urlpatterns = [
+    path("bruges/editions/", edition_list, name="bruges-editions"),
+    path("bruges/editions/new/", edition_new, name="bruges-edition-new"),
+    path("bruges/editions/<slug:key>/", edition_detail, name="bruges-edition"),
+]

@@ -1,0 +1,201 @@
+"""Bruges's score sheet as the rulebook's example counts it ("Esempio di punteggio finale"):
+per player the score track, the persons (price / 3 each), the houses, the laurels, the majority
+tiles, the canals' 3rd spaces, the statues and the prestige step, then the total, the rank and
+the florins that break a tie (rules B7), in words. Every number is the engine's result
+(docs/bruges-engine.md); nothing is counted here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.models import Game
+from games.plugins.bruges import words
+from games.web import present
+from scoring.engine import get_engine
+from scoring.engine.bruges.rules import CATEGORIES, PRICE_PER_POINT, THIRD_SPACE
+
+GAME_TYPE = "bruges"
+
+
+def _persons(result: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {p["id"]: p for p in result.get("persons") or []}
+
+
+def tiebreak_words(player: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:
+    """The tie-break that placed ``player`` (B7) in words, with the players tied with it."""
+    code = player.get("tiebreak")
+    if not code:
+        return ""
+    wording = get_engine(GAME_TYPE).info.tiebreak_wording.get(code, code)
+    score = player["score"]
+    tied = [p for p in players if p is not player and p["score"] == score]
+    if not tied:
+        return ""
+    names = present.names_joined([p["name"] for p in tied])
+    florins = player["florins"]
+    if code == "shared":
+        same = [p for p in tied if p["florins"] == florins]
+        return (
+            f"Tied on {score} points and {words.plural(florins, 'florin')} with "
+            f"{present.names_joined([p['name'] for p in same or tied])}: the place is "
+            f"{wording}."
+        )
+    others = ", ".join(f"{p['name']} {p['florins']}" for p in tied)
+    return (
+        f"Tied on {score} points with {names}: {wording}. {player['name']} has "
+        f"{words.plural(florins, 'florin')} ({others})."
+    )
+
+
+def _ranked(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    players = result.get("players") or []
+    winners = result.get("winners") or []
+    rows = [
+        {
+            **p,
+            "rank_words": present.rank_words(p["rank"]),
+            "winner": p["seat"] in winners,
+            "tiebreak_words": tiebreak_words(p, players),
+        }
+        for p in players
+    ]
+    return sorted(rows, key=lambda p: (p["rank"], p["seat"]))
+
+
+def standings(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The players by rank as the game stands (provisional: without laurels)."""
+    return _ranked(result)
+
+
+def _detail(category: str, player: Mapping[str, Any], persons: Mapping[str, Any]) -> str:
+    """What a category counts, as the rulebook's example says it."""
+    if category == "persons":
+        values = [
+            persons[h["person"]]["price"] // PRICE_PER_POINT
+            for h in player.get("tableau") or []
+            if h.get("person") in persons
+        ]
+        return " + ".join(str(v) for v in values) if len(values) > 1 else ""
+    if category == "houses":
+        return words.plural(player.get("houses", 0), "house")
+    if category == "laurels":
+        return ", ".join(
+            f"{persons.get(item['person'], {}).get('name', item['person'])} {item['points']}"
+            for item in player.get("laurels") or []
+        )
+    if category == "majorities":
+        return ", ".join(words.MAJORITY_LABELS.get(m, m) for m in player.get("majorities") or [])
+    if category == "canals":
+        canals = player.get("canals") or {}
+        return ", ".join(s for s in ("left", "right") if canals.get(s, 0) >= THIRD_SPACE)
+    if category == "statues":
+        statues = player.get("statues") or []
+        return " + ".join(str(v) for v in statues) if len(statues) > 1 else ""
+    if category == "prestige":
+        return f"step {player.get('step', 0)}"
+    return ""
+
+
+def score_sheet(result: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The finish page: the ranking, each laurel person's points, and the sheet (a column per
+    player, a row per category, the total, the rank and the florins)."""
+    players = result.get("players") or []
+    persons = _persons(result)
+    rows = []
+    for category in CATEGORIES:
+        rows.append(
+            {
+                "key": category,
+                "label": words.CATEGORY_LABELS[category],
+                "cells": [
+                    {
+                        "seat": p["seat"],
+                        "points": p["breakdown"][category],
+                        "detail": _detail(category, p, persons),
+                    }
+                    for p in players
+                ],
+            }
+        )
+    laurels = []
+    for p in players:
+        given = {item["person"]: item["points"] for item in p.get("laurels") or []}
+        for h in p.get("tableau") or []:
+            person = persons.get(h.get("person") or "")
+            if person is not None and person.get("icon") == "laurel":
+                laurels.append(
+                    {
+                        "seat": p["seat"],
+                        "name": p["name"],
+                        "person": person["name"],
+                        "group": words.GROUP_LABELS.get(person["group"], person["group"]),
+                        "points": given.get(person["id"], 0),
+                    }
+                )
+    return {
+        "players": players,
+        "ranking": _ranked(result),
+        "rows": rows,
+        "laurels": laurels,
+        "unverified": game.edition is not None and not game.edition.verified,
+    }
+
+
+COUNTS = ("points", "florins", "workers", "prestige", "houses", "persons", "tiles")
+EVENTS = ("statues", "penalties", "flipped")
+
+
+def round_seats(summary: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
+    """What each seat gained in a round of the result: ``{"seat", "points", ..., "statues",
+    "penalties", "flipped"}`` per seat, from the round's summary (a list per seat, or counts in
+    lists indexed by seat and events as ``[seat, value]``)."""
+    if isinstance(summary.get("seats"), list):
+        return list(summary["seats"])
+    out = []
+    for seat in range(players):
+        row: dict[str, Any] = {"seat": seat}
+        for key in COUNTS:
+            values = summary.get(key) or []
+            row[key] = values[seat] if isinstance(values, list) and seat < len(values) else 0
+        for key in EVENTS:
+            row[key] = [
+                e[1]
+                for e in summary.get(key) or []
+                if isinstance(e, (list, tuple)) and len(e) == 2 and e[0] == seat
+            ]
+        out.append(row)
+    return out
+
+
+def round_history(result: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per round: its first player, the prestige cost, and what each seat gained."""
+    history = []
+    for r in result.get("rounds") or []:
+        seats = []
+        for s in round_seats(r, len(names)):
+            parts = []
+            for key, word in (("points", "point"), ("florins", "florin"), ("workers", "worker")):
+                if s[key]:
+                    parts.append(f"{s[key]:+d} {word}{'s' if abs(s[key]) != 1 else ''}")
+            if s["prestige"]:
+                parts.append(f"+{s['prestige']} prestige")
+            for key, word in (("houses", "house"), ("persons", "person"), ("tiles", "tile")):
+                if s[key]:
+                    parts.append(words.plural(s[key], word))
+            if s["statues"]:
+                parts.append("statue " + " + ".join(str(v) for v in s["statues"]))
+            if s["penalties"]:
+                parts.append("penalties: " + ", ".join(s["penalties"]))
+            if s["flipped"]:
+                parts.append("flipped " + ", ".join(s["flipped"]))
+            seats.append({"name": names[s["seat"]], "words": "; ".join(parts) or "nothing"})
+        history.append(
+            {
+                "round": r["round"],
+                "first": names[r["first_player"]],
+                "cost": r["prestige_cost"],
+                "seats": seats,
+            }
+        )
+    return history

@@ -1,0 +1,647 @@
+"""Bruges's pieces of the web scorepad (found through ``plugin_for("bruges")``; the generic
+pages in ``games/web/`` never import this module by name): the edition of a new game, the round
+entry (``entry.py``), the running table of every seat, the end of the game with its laurel
+points, the score sheet as in the rulebook's example (``sheet.py``), the player page's section
+and the edition pages (``edition_pages.py``). Every number comes from the engine: its result
+document (docs/bruges-engine.md) or, while a round is entered, its state part-way through the
+round (``scoring.engine.bruges.table``).
+
+The engine cannot tell when a game is over (draws are not logged): the table says so with
+*Finish*, offered after any round beside the next round's entry, with each laurel person's
+points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.db.models import Q
+
+from games import services
+from games.errors import RecordError
+from games.models import Edition, Game, Player, Seat
+from games.plugins.bruges import edition_pages, sheet, words
+from games.plugins.bruges.entry import (
+    DICE,
+    MORE,
+    PASS,
+    PHASE2,
+    SAVE,
+    TURN,
+    EntryTable,
+    RoundForm,
+)
+from games.selectors import engine_state
+from games.web import present
+from scoring.engine import LogError, get_engine
+from scoring.engine.bruges.rules import ACTIONS, COLORS
+from scoring.engine.bruges.table import Table, read_table
+
+GAME_TYPE = "bruges"
+
+
+# --- Reads ------------------------------------------------------------------------------------
+
+
+def table_state(game: Game) -> EntryTable:
+    """The table before the game's next round. Raises ``LogError`` if the stored rounds no
+    longer replay (an edition or rules change)."""
+    state = engine_state(game)
+    names = [s.player.name for s in game.seats.all()]
+    return EntryTable(
+        number=state.round_no + 1,
+        over=False,
+        state=state,
+        view=read_table(state),
+        names=names,
+        rounds_played=state.round_no,
+    )
+
+
+def edition_unverified(game: Game) -> bool:
+    return game.edition is not None and not game.edition.verified
+
+
+# --- New game: the edition ----------------------------------------------------------------------
+
+
+def _edition_label(edition: Edition) -> str:
+    return edition.key + ("" if edition.verified else " (not verified against the printed board)")
+
+
+class NewGameOptions(forms.Form):
+    """Bruges's own options of a new game: the board's edition (rules B1)."""
+
+    template = "web/bruges/new_game_options.html"
+
+    edition = forms.ChoiceField(
+        choices=[],
+        label="Board edition",
+        help_text="The prestige points and canal spaces of the board (rules B1).",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        default = services.edition_default(GAME_TYPE)
+        kwargs["initial"].setdefault("edition", default.key if default else None)
+        super().__init__(*args, **kwargs)
+        self.editions = services.editions_by_key(GAME_TYPE)
+        self.fields["edition"].choices = [  # type: ignore[attr-defined]
+            (key, _edition_label(e)) for key, e in sorted(self.editions.items())
+        ]
+
+    def check(self, players: int) -> bool:
+        return True
+
+    def game_kwargs(self) -> dict[str, Any]:
+        return {"edition": self.editions[self.cleaned_data["edition"]]}
+
+
+# --- The round entry ----------------------------------------------------------------------------
+
+
+def entry_form(game: Game, table: EntryTable, names: list[str], data: Any = None) -> RoundForm:
+    return RoundForm(data, initial={"number": table.number}, table=table)
+
+
+def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
+    rounds = result.get("rounds") or []
+    text = f"Round {number} saved."
+    if number <= len(rounds):
+        flips = [
+            f"{names[s['seat']]} flipped {present_list(s['flipped'])}"
+            for s in sheet.round_seats(rounds[number - 1], len(names))
+            if s["flipped"]
+        ]
+        if flips:
+            text += " Majorities: " + "; ".join(flips) + "."
+    return text
+
+
+def present_list(items: Sequence[str]) -> str:
+    return present.names_joined(list(items))
+
+
+def _person_names(view: Table) -> dict[str, str]:
+    return {p.id: p.name for p in view.persons}
+
+
+def _choice(form: RoundForm, name: str, value: str, label: str, **extra: Any) -> dict[str, Any]:
+    current = form.value(name)
+    return {
+        "id": f"{name}-{value}".replace(":", "-"),
+        "name": name,
+        "value": value,
+        "label": label,
+        "checked": str(current or "") == value,
+        **extra,
+    }
+
+
+def round_context(form: RoundForm) -> dict[str, Any]:
+    """What the round entry shows at the step it is at."""
+    table = form.table
+    draft = form.current
+    reading = form.reading
+    view = reading.view
+    names = table.names
+    persons = _person_names(view)
+
+    def person_name(pid: str) -> str:
+        return persons.get(pid, pid)
+
+    stage = form.stage
+    context: dict[str, Any] = {
+        "stage": stage,
+        "round_number": table.number,
+        "first_name": names[table.view.first_player],
+        "draft_json": draft.dump(),
+        "notice": form.notice,
+        "turns_total": form.total,
+        "entered_turns": [
+            {
+                "number": k + 1,
+                "name": names[t["seat"]] if isinstance(t.get("seat"), int) else "?",
+                "words": words.turn_words(t, names, person_name),
+                "error": form.turn_errors.get(k + 1, ""),
+            }
+            for k, t in enumerate(draft.turns)
+            if isinstance(t, dict)
+        ],
+    }
+    if draft.dice is not None:
+        context["dice_words"] = [
+            {"color": c, "value": draft.dice.get(c), "label": words.COLOR_LABELS[c]} for c in COLORS
+        ]
+    if stage == DICE:
+        context["dice_rows"] = [
+            {
+                "color": c,
+                "label": words.COLOR_LABELS[c],
+                "field": form[f"dice_{c}"],
+                "choices": [_choice(form, f"dice_{c}", str(v), str(v)) for v in range(1, 7)],
+            }
+            for c in COLORS
+        ]
+        return context
+    if stage == PHASE2:
+        context.update(_phase2_context(form, person_name))
+        return context
+    if stage == TURN:
+        context.update(_turn_context(form, view, person_name))
+    if stage == SAVE:
+        context["complete"] = True
+    return context
+
+
+def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
+    questions = form.phase2_questions()
+    names = form.names
+    penalties = []
+    for q in questions["penalties"]:
+        penalties.append(
+            {
+                **q,
+                "field_obj": form[q["field"]],
+                "choices": [_choice(form, q["field"], v, label) for v, label in q["options"]],
+                "single": q["options"][0][1] if len(q["options"]) == 1 else "",
+                "single_value": q["options"][0][0] if len(q["options"]) == 1 else "",
+                "order": form[q["order_field"]] if q["order_field"] else None,
+                "order_checked": bool(q["order_field"]) and form._ticked(q["order_field"]),
+            }
+        )
+    threats = questions["threats"]
+    question = form.upkeep_question()
+    if question is not None:
+        question = {
+            **question,
+            "choices": [_choice(form, "t_choice", v, label) for v, label in question["options"]],
+        }
+    upkeep_persons = [
+        (f"{p.seat}:{p.id}", f"{names[p.seat]}'s {p.name}")
+        for p in questions["view"].persons
+        if p.status == "in_play" and p.icon == "infinity"
+    ]
+    return {
+        "threat_colors": [words.COLOR_LABELS[c] for c in threats],
+        "threat_words": (
+            "Everyone gets a threat token of each: " + present_list(threats) + "."
+            if threats
+            else "No die shows 5 or 6: no threat tokens."
+        ),
+        "penalties": penalties,
+        "upkeep_question": question,
+        "prestige_cost": questions["cost"],
+        "climbers": [{**c, "field_obj": form[c["field"]]} for c in questions["climbers"]],
+        "upkeep_persons": upkeep_persons,
+        "upkeep_entries": [
+            {
+                "words": f"{names[u['seat']] if isinstance(u.get('seat'), int) else '?'}'s "
+                f"{person_name(str(u.get('effect')))}, {words.AT_LABELS.get(u.get('at'), '')}: "
+                f"{words.gain_words(u.get('gain'))}"
+            }
+            for u in form.current.upkeep
+            if isinstance(u, dict) and "effect" in u
+        ]
+        + [
+            {"words": words.penalty_words(u["penalty"] or {}, names, person_name)}
+            for u in form.current.upkeep
+            if isinstance(u, dict) and isinstance(u.get("penalty"), dict)
+        ],
+        "gain_fields": _gain_fields(form),
+        "at_choices": [
+            _choice(form, "u_at", a, words.AT_LABELS[a]) for a in ("draw", "dice", "prestige")
+        ],
+    }
+
+
+def _gain_fields(form: RoundForm) -> dict[str, Any]:
+    return {
+        "numbers": [form["g_florins"], form["g_points"], form["g_prestige"]],
+        "workers": [
+            {"color": c, "field": form[f"g_w_{c}"], "threat": form[f"g_t_{c}"]} for c in COLORS
+        ],
+        "plays": form["g_plays"],
+    }
+
+
+def _turn_context(form: RoundForm, view: Table, person_name: Any) -> dict[str, Any]:
+    draft = form.current
+    names = form.names
+    seat = form.turn_seat
+    me = view.seats[seat]
+    dice = draft.dice or {}
+    number = form.turn_index + 1
+    question = form.pending_question()
+    context: dict[str, Any] = {
+        "turn_number": number,
+        "turn_seat": seat,
+        "turn_name": names[seat],
+        "turn_in_round": f"{(form.turn_index // len(names)) + 1} of 4",
+        "open_steps": [words.step_words(s, names, person_name) for s in draft.open],
+        "can_pass": form.can_pass(),
+        "cards_round": form.cards_this_round()[seat],
+        "question": None,
+        "next_name": names[view.turn_seat(form.turn_index + 1)] if number < form.total else "",
+        "last_turn": number == form.total,
+    }
+    if question is not None:
+        context["question"] = {
+            **question,
+            "choices": [_choice(form, "t_choice", v, label) for v, label in question["options"]],
+        }
+        return context
+    context["card_choices"] = [
+        _choice(form, "card", c, words.COLOR_LABELS[c], die=dice.get(c), color=c) for c in COLORS
+    ]
+    context["actions"] = action_choices(form, view, me)
+    # Persons: the ones met in this game, by name (a hire remembers their details).
+    context["known_persons"] = [
+        {
+            "name": p.name,
+            "price": p.price,
+            "group": p.group,
+            "icon": p.icon,
+            "worker": p.worker or "",
+        }
+        for p in _unique_by_name(view)
+    ]
+    context["back_in_hand"] = [
+        (p.id, f"{p.name} ({words.GROUP_LABELS.get(p.group, p.group)}, {p.price})")
+        for p in view.persons
+        if p.status == "hand" and p.seat == seat
+    ]
+    context["person_fields"] = [form["p_name"], form["p_price"], form["p_group"], form["p_icon"]]
+    context["effect_persons"] = effect_choices(form, view, seat)
+    context["gain_fields"] = _gain_fields(form)
+    context["effect_open"] = bool(
+        form.value("e_person") or form.errors.get("gain") or form.errors.get("e_person")
+    )
+    context["buttons"] = {"turn": TURN, "more": MORE, "pass": PASS}
+    return context
+
+
+def _unique_by_name(view: Table) -> list[Any]:
+    seen: dict[str, Any] = {}
+    for p in view.persons:
+        seen[p.name.casefold()] = p
+    return sorted(seen.values(), key=lambda p: p.name.casefold())
+
+
+def action_choices(form: RoundForm, view: Table, me: Any) -> list[dict[str, Any]]:
+    """The six actions, each offered only where the seat can afford it: a threat token only of
+    a colour held, a house only with a worker of the card's colour, a canal space only with its
+    cost in florins (and its colour where the edition knows it), a person only into an empty
+    house. ``colors``: the card colours the action takes (the script disables the others)."""
+    dice = form.current.dice or {}
+    out = [
+        _choice(form, "action", "workers", "Workers", detail="+2 of the card's colour"),
+        _choice(
+            form,
+            "action",
+            "florins",
+            "Florins",
+            detail="the die of the card's colour: "
+            + ", ".join(f"{c} {dice.get(c)}" for c in COLORS),
+        ),
+    ]
+    held = [c for c in COLORS if me.threats[c] > 0]
+    if held:
+        out.append(
+            _choice(
+                form,
+                "action",
+                "threat",
+                "Return a threat token",
+                detail="+1 point; tokens held: " + ", ".join(f"{c} {me.threats[c]}" for c in held),
+                colors=" ".join(held),
+            )
+        )
+    for space in me.next_spaces:
+        if me.florins < space.cost:
+            continue
+        colour = f"a {space.color} card" if space.color else "any card"
+        out.append(
+            _choice(
+                form,
+                "action",
+                f"canal:{space.section}",
+                f"Canal, {space.section}",
+                detail=f"space {space.space}: {words.plural(space.cost, 'florin')}, {colour}",
+                colors=space.color or "",
+            )
+        )
+    workers = [c for c in COLORS if me.workers[c] > 0]
+    if workers:
+        out.append(
+            _choice(
+                form,
+                "action",
+                "house",
+                "House",
+                detail="pays a worker of the card's colour; held: "
+                + ", ".join(f"{c} {me.workers[c]}" for c in workers),
+                colors=" ".join(workers),
+            )
+        )
+    for house in me.empty_houses:
+        out.append(
+            _choice(
+                form,
+                "action",
+                f"person:{house.index}",
+                f"Person into house {house.index + 1}",
+                detail=f"a {house.color} house; pays the person's price "
+                f"({words.plural(me.florins, 'florin')} held)",
+                person=True,
+            )
+        )
+    assert {c["value"].partition(":")[0] for c in out} <= set(ACTIONS)
+    return out
+
+
+def effect_choices(form: RoundForm, view: Table, seat: int) -> list[tuple[str, str]]:
+    """The persons whose effect can be entered in this turn: the seat's own worker (not used
+    this round) and infinity persons, its arrow person right after the hire, the person hired
+    with this card, and the other seats' infinity persons."""
+    names = form.names
+    last = form.current.open[-1] if form.current.open else {}
+    just_hired = None
+    if isinstance(last, dict) and last.get("action") == "person":
+        given = last.get("person")
+        just_hired = given.get("id") if isinstance(given, dict) else given
+    out: list[tuple[str, str]] = [("", "— no effect —"), ("new", "The person hired with this card")]
+    for p in view.persons:
+        if p.status != "in_play":
+            continue
+        if p.seat == seat:
+            if p.icon == "worker" and not p.used:
+                out.append((p.id, f"{p.name} (worker: pays a {p.worker} worker)"))
+            elif p.icon == "infinity":
+                out.append((p.id, f"{p.name} (∞)"))
+            elif p.icon == "arrow" and p.id == just_hired:
+                out.append((p.id, f"{p.name} (→ just hired)"))
+        elif p.icon == "infinity":
+            out.append((f"{p.seat}:{p.id}", f"{names[p.seat]}'s {p.name} (∞)"))
+    return out
+
+
+# --- The running table --------------------------------------------------------------------------
+
+
+def seat_rows(view: Table, names: Sequence[str], current: int | None) -> list[dict[str, Any]]:
+    """Every seat's florins, points, prestige, workers and threats per colour, houses, canals,
+    statues and majority tiles, the seat to act marked."""
+    persons = _person_names(view)
+    rows = []
+    for me in view.seats:
+        rows.append(
+            {
+                "seat": me.seat,
+                "name": names[me.seat],
+                "current": me.seat == current,
+                "first": me.seat == view.first_player,
+                "florins": me.florins,
+                "points": me.points,
+                "step": me.step,
+                "colors": [
+                    {
+                        "color": c,
+                        "workers": me.workers[c],
+                        "threats": me.threats[c],
+                        "marks": range(me.threats[c]),
+                    }
+                    for c in COLORS
+                ],
+                "houses": [
+                    {
+                        "color": h.color,
+                        "person": persons.get(h.person, h.person) if h.person else "",
+                    }
+                    for h in me.houses
+                ],
+                "canals": me.canals,
+                "statues": me.statues,
+                "majorities": me.majorities,
+            }
+        )
+    return rows
+
+
+# --- Finish: the laurel points ------------------------------------------------------------------
+
+
+class LaurelsForm(forms.Form):
+    """The end of the game (the table says the last round is played): each laurel person's
+    points, as its card says (rules: "End and scoring"). The engine checks them."""
+
+    template = "web/bruges/finish_laurels.html"
+
+    def __init__(self, *args: Any, laurels: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.laurels = laurels
+        for item in laurels:
+            self.fields[self.field_name(item)] = forms.IntegerField(
+                min_value=0,
+                max_value=999,
+                initial=0,
+                label=f"{item['person_name']} ({item['name']})",
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num-in"}),
+            )
+
+    @staticmethod
+    def field_name(item: dict[str, Any]) -> str:
+        return f"laurel_{item['seat']}_{item['person']}"
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [{**item, "field": self[self.field_name(item)]} for item in self.laurels]
+
+    def finish(self) -> dict[str, Any]:
+        return {
+            "final": {
+                "laurels": [
+                    {
+                        "seat": item["seat"],
+                        "person": item["person"],
+                        "points": self.cleaned_data[self.field_name(item)],
+                    }
+                    for item in self.laurels
+                ]
+            }
+        }
+
+    def engine_error(self, exc: LogError | RecordError) -> bool:
+        if isinstance(exc, LogError) and exc.seat is not None:
+            for item in self.laurels:
+                if item["seat"] == exc.seat and item["person"] in exc.message:
+                    self.add_error(self.field_name(item), exc.message)
+                    return True
+        self.add_error(None, exc.message)
+        return True
+
+
+def laurel_persons(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The laurel persons in play, by seat, as the finish form asks their points."""
+    players = result.get("players") or []
+    out = []
+    for p in result.get("persons") or []:
+        if p.get("icon") == "laurel" and p.get("status") == "in_play":
+            seat = p["seat"]
+            out.append(
+                {
+                    "seat": seat,
+                    "name": players[seat]["name"] if seat < len(players) else f"seat {seat}",
+                    "person": p["id"],
+                    "person_name": p["name"],
+                    "group": words.GROUP_LABELS.get(p["group"], p["group"]),
+                }
+            )
+    return sorted(out, key=lambda item: (item["seat"], item["person_name"]))
+
+
+def laurels_form(result: dict[str, Any], data: Any = None) -> LaurelsForm:
+    return LaurelsForm(data, laurels=laurel_persons(result))
+
+
+finish_form = laurels_form  # the end-of-game choices: the laurel points
+
+
+# --- The game page ------------------------------------------------------------------------------
+
+
+def game_page(
+    *,
+    game: Game,
+    result: dict[str, Any],
+    names: list[str],
+    table: EntryTable | None,
+    entry_form: RoundForm | None,
+    finish_form: LaurelsForm | None,
+    can_write: bool,
+) -> dict[str, Any]:
+    """The context of Bruges's pieces of the game page."""
+    finished = game.status == Game.Status.FINISHED
+    unverified = edition_unverified(game)
+    context: dict[str, Any] = {
+        "meta_template": "web/bruges/game_meta.html",
+        "top_template": "web/bruges/table.html",
+        "body_template": "web/bruges/game_body.html",
+        "over_heading": "The game is over",
+        "finish_button": "Finish and score the game",
+        "scripts": ["js/bruges.js"] if entry_form is not None else [],
+        "finished": finished,
+        "unverified": unverified,
+        "unverified_words": words.UNVERIFIED,
+        "edition_key": game.edition.key if game.edition else "standard",
+        "rounds_played": result.get("rounds_played", 0),
+        "history": sheet.round_history(result, names),
+    }
+    if finished:
+        context["sheet"] = sheet.score_sheet(result, game)
+        context["table_rows"] = None
+        return context
+    context["standings"] = sheet.standings(result)
+    view = None
+    current = None
+    table_title = "The table at the start"
+    if entry_form is not None:
+        view = entry_form.reading.view
+        context.update(round_context(entry_form))
+        stage = entry_form.stage
+        if stage == TURN:
+            current = entry_form.turn_seat
+        draft = entry_form.current
+        if draft.dice is None:
+            table_title = f"The table before round {table.number if table else ''}"
+        elif draft.turns or draft.open:
+            table_title = f"Round {entry_form.table.number} after turn {len(draft.turns)}"
+            if draft.open:
+                table_title += " (and the turn being entered)"
+        elif draft.phase2:
+            table_title = f"Round {entry_form.table.number} after the penalties and prestige"
+        else:
+            table_title = f"Round {entry_form.table.number} after the dice"
+    elif table is not None:
+        view = table.view
+        table_title = f"The table before round {table.number}"
+    elif result:
+        view = None
+    if view is not None:
+        context["table_rows"] = seat_rows(view, names, current)
+        context["table_title"] = table_title
+    if can_write and table is not None and table.rounds_played >= 1:
+        context["laurels_form"] = finish_form if finish_form is not None else laurels_form(result)
+    return context
+
+
+# --- The player page ----------------------------------------------------------------------------
+
+
+def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
+    """What the player page shows of Bruges: the generic figures, the engine's statistics
+    (``info.stats``: points per category, majorities, statues, penalties, persons by group) and
+    whether any of the scores comes from an edition not verified against the printed board."""
+    info = get_engine(GAME_TYPE).info
+    counts = [
+        {"name": s.name, "label": s.label, "value": stats.get(s.name)}
+        for s in info.stats
+        if stats.get(s.name) is not None
+    ]
+    unverified = (
+        Seat.objects.filter(player=player, game__game_type=GAME_TYPE)
+        .filter(Q(game__edition__verified=False))
+        .exists()
+    )
+    return {
+        "template": "web/bruges/player_section.html",
+        "stats": stats,
+        "counts": counts,
+        "unverified": unverified,
+        "unverified_words": words.UNVERIFIED,
+    }
+
+
+# Included by ``games/web/urls.py`` under the ``web`` namespace.
+urlpatterns = edition_pages.urlpatterns
