@@ -70,6 +70,8 @@ def edition_create(
     info = _game_info(game_type)
     if info.edition_from_data is None:
         raise RecordError("no_editions", f"{info.label} has no editions")
+    if not isinstance(data, dict):  # every game's printed data is an object of named parts
+        raise LogError(f"bad_{info.edition_log_key}", "an edition's data is a JSON object")
     info.edition_from_data(key, data)
     if Edition.objects.filter(game_type=game_type, key=key).exists():
         raise GameConflict(
@@ -403,7 +405,10 @@ def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
 
 
 def game_reopen(*, game: Game) -> Game:
-    """Make a finished game editable again. Runs under ``select_for_update`` of the game."""
+    """Make a finished game editable again. A game whose end-of-game choices say it is over
+    (``GameInfo.finish_ends_game``: Bruges' `final`) loses them, so that it is in progress
+    again; they are given anew at the next finish. Runs under ``select_for_update`` of the
+    game."""
     with transaction.atomic():
         game, seats = _locked(game)
         _require_rounds_mode(game)
@@ -411,9 +416,15 @@ def game_reopen(*, game: Game) -> Game:
             raise GameConflict("game_not_finished", "the game is already in progress")
         game.status = Game.Status.IN_PROGRESS
         game.finished_at = None
+        fields = ["status", "finished_at", "updated_at"]
+        if game.finish and _game_info(game.game_type).finish_ends_game:
+            game.finish = None
+            result = adapters.replay(game, seats, adapters.round_logs(game))
+            adapters.store_result(game, [], result, final=False)
+            fields += ["finish", "result", "engine_version"]
         for seat in seats:
             seat.score = seat.rank = None
-        game.save(update_fields=["status", "finished_at", "updated_at"])
+        game.save(update_fields=fields)
         Seat.objects.bulk_update(seats, ["score", "rank"])
         events.results_changed(game_ids=[game.pk])
     return game

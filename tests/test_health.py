@@ -57,8 +57,11 @@ def test_ready_reports_the_database_and_the_broker(client: Client) -> None:
 def test_ready_is_503_while_the_broker_does_not_answer(client: Client, monkeypatch: Any) -> None:
     from potdevin_site.celery import app
 
-    # Port 9 (discard) on this machine: nothing listens there.
-    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:9/0")
+    # Port 9 (discard) on this machine: nothing listens there. Celery reads the variable
+    # before its own setting, so both change.
+    gone = "redis://127.0.0.1:9/0"
+    monkeypatch.setenv("CELERY_BROKER_URL", gone)
+    monkeypatch.setattr(app.conf, "broker_url", gone)
     response = client.get("/api/ready/")
     assert response.status_code == 503
     body = response.json()

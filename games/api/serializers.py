@@ -215,6 +215,12 @@ class GameListSerializer(serializers.ModelSerializer):
         help_text="The same as `edition` (Pot de Vin's name for its editions, kept for its "
         "clients).",
     )
+    edition_verified = serializers.BooleanField(
+        read_only=True,
+        allow_null=True,
+        help_text="Whether the edition was checked against the printed material: scores from "
+        "an unverified one may change once it is corrected. Null for a game without editions.",
+    )
     owner = serializers.CharField(source="owner.get_username", read_only=True)
     seats = SeatSerializer(many=True, read_only=True)
     winners = serializers.SerializerMethodField()
@@ -226,6 +232,7 @@ class GameListSerializer(serializers.ModelSerializer):
             "game_type",
             "edition",
             "deck",
+            "edition_verified",
             "played_on",
             "location",
             "mode",
@@ -260,6 +267,7 @@ class GameListSerializer(serializers.ModelSerializer):
             "game_type": game.game_type,
             "edition": edition,
             "deck": edition,
+            "edition_verified": game.edition.verified if game.edition_id is not None else None,
             "played_on": game.played_on.isoformat(),
             "location": game.location,
             "mode": game.mode,

@@ -420,8 +420,8 @@ def test_me_names_the_linked_player(api, user) -> None:
 def test_game_types_say_how_each_game_is_recorded(api) -> None:
     body = api.get("/api/game-types/").json()
     by_type = {g["game_type"]: g for g in body}
-    assert list(by_type) == ["pot-de-vin", "complots"]
-    pot, plot = by_type["pot-de-vin"], by_type["complots"]
+    assert list(by_type) == ["pot-de-vin", "complots", "bruges"]
+    pot, plot, bruges = by_type["pot-de-vin"], by_type["complots"], by_type["bruges"]
     # Pot de Vin: 3 to 6 players, round by round, decks, a scorepad mode (its rules).
     assert (pot["entries_key"], pot["entry_name"], pot["log_format"]) == (
         "rounds",
@@ -448,11 +448,27 @@ def test_game_types_say_how_each_game_is_recorded(api) -> None:
         None,
         False,
     )
+    # Bruges: 2 to 4 players, round by round, on an edition of its board (rules B1).
+    assert (bruges["entries_key"], bruges["entry_name"], bruges["log_format"]) == (
+        "rounds",
+        "round",
+        "bruges-log/1",
+    )
+    assert bruges["player_counts"] == [2, 3, 4] and bruges["variants"] == []
+    assert (bruges["has_editions"], bruges["default_edition"], bruges["scorepad"]) == (
+        True,
+        "standard",
+        False,
+    )
 
 
 def test_editions_of_every_game(api, standard_deck) -> None:
     listed = api.get("/api/editions/").json()
-    assert [(e["game_type"], e["key"]) for e in listed["results"]] == [("pot-de-vin", "standard")]
+    # The built-in ones: Pot de Vin's deck (D1) and Bruges' board (B1), by game type.
+    assert [(e["game_type"], e["key"]) for e in listed["results"]] == [
+        ("bruges", "standard"),
+        ("pot-de-vin", "standard"),
+    ]
     one = api.get("/api/editions/pot-de-vin/standard/").json()
     assert one["data"] == d1_cards() and one["verified"] is False
     assert api.get("/api/editions/?game_type=complots").json()["results"] == []
@@ -481,7 +497,7 @@ def test_edition_create_and_verify(api, staff_api, user, standard_deck) -> None:
     assert_error(api.post("/api/editions/", plot, format="json"), 400, "no_editions")
     chess = {"game_type": "chess", "key": "first", "data": {}}
     assert_error(api.post("/api/editions/", chess, format="json"), 400, "unknown_game_type")
-    assert Edition.objects.count() == 2
+    assert Edition.objects.filter(game_type="pot-de-vin").count() == 2
 
     path = "/api/editions/pot-de-vin/club-2026/"
     assert_error(api.patch(path, {"verified": True}, format="json"), 403)

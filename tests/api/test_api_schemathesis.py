@@ -53,7 +53,7 @@ CONFIG = schemathesis.Config.from_dict(
         "dictionaries": {
             "ids": {"values": [1, 2, 3, 4, 5, 6, 7, 8]},
             "round_numbers": {"values": [1, 2, 3, 4, 5]},
-            "game_types": {"values": ["pot-de-vin", "complots"]},
+            "game_types": {"values": ["pot-de-vin", "complots", "bruges"]},
             "deck_keys": {"values": ["standard"]},
         },
         "parameters": {

@@ -266,7 +266,7 @@ def test_the_schema_documents_the_endpoints() -> None:
     # One body per game type: the generic part, and the game's own.
     components = schema["components"]["schemas"]
     variants = [v["$ref"].split("/")[-1] for v in components["PlayerStats"]["oneOf"]]
-    assert variants == ["PotDeVinPlayerStats", "ComplotsPlayerStats"]
+    assert variants == ["PotDeVinPlayerStats", "ComplotsPlayerStats", "BrugesPlayerStats"]
     for name in variants:
         stats = components[name]["properties"]
         assert {"by_player_count", "individual", "team", "head_to_head", "rating"} <= set(stats)
@@ -282,7 +282,11 @@ def test_the_schema_documents_the_endpoints() -> None:
     assert sorted(counts, key=int) == [str(n) for n in range(2, 9)]
     for operation_id in ("player_stats", "player_ratings", "player_head_to_head", "leaderboard"):
         parameters = {p["name"]: p for p in operations[operation_id]["parameters"]}
-        assert sorted(parameters["game_type"]["schema"]["enum"]) == [COMPLOTS, POT_DE_VIN]
+        assert sorted(parameters["game_type"]["schema"]["enum"]) == [
+            "bruges",
+            COMPLOTS,
+            POT_DE_VIN,
+        ]
         assert "400" in operations[operation_id]["responses"]
     assert "/api/players/{id}/" in schema["paths"]  # the player itself is untouched
 

@@ -148,7 +148,7 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     assert Job.objects.get(pk=job.pk).status == Job.Status.DONE
     stats.stats_rebuild()  # the ratings a commit would have queued (tests do not commit)
     before = _snapshot()
-    assert {g["row"][0] for g in before["games"].values()} == {"pot-de-vin", "complots"}
+    assert {g["row"][0] for g in before["games"].values()} == {"pot-de-vin", "complots", "bruges"}
     assert before["stats"] and before["ratings"] and before["job_items"]
 
     first = tmp_path / "first.jsonl"

@@ -112,10 +112,36 @@ def test_simulate_refuses_what_the_game_does_not_have(args: tuple[str, ...]) -> 
 def test_demo_stores_games_of_every_game() -> None:
     run("demo", "--games", "40", "--seed", "2")
     types = set(Game.objects.values_list("game_type", flat=True))
-    assert types == {"pot-de-vin", "complots"}
+    assert types == {"pot-de-vin", "complots", "bruges"}
     assert Game.objects.count() == 40
     for game in Game.objects.filter(status=Game.Status.FINISHED):
         assert game.result["complete"] is True
         assert [s.rank for s in game.seats.order_by("seat")] == [
             p["rank"] for p in game.result["players"]
         ]
+
+
+def test_replay_takes_an_edition_file(tmp_path: Path) -> None:
+    """bruges.md: `manage.py replay --edition FILE` replays against the edition given (B1)."""
+    from tests.scoring.engine.bruges.test_bruges_rules import worked_example
+
+    log = tmp_path / "example.json"
+    log.write_text(json.dumps(worked_example()), encoding="utf-8")
+    standard = run("replay", str(log))
+    assert [p["score"] for p in json.loads(standard)["players"]] == [12, 15]  # bruges.md
+    board = {
+        "id": "corrected",
+        "prestige_points": [0, 5, 2, 3, 4, 5, 7, 9, 11, 13, 15, 17, 20],  # step 1 worth 5
+        "canal": {
+            side: [{"cost": cost, "color": None} for cost in (1, 2, 3, 4, 5)]
+            for side in ("left", "right")
+        },
+    }
+    edition = tmp_path / "board.json"
+    edition.write_text(json.dumps(board), encoding="utf-8")
+    corrected = json.loads(run("replay", "--edition", str(edition), str(log)))
+    # Bea is on step 1: 15 - 1 + 5 = 19; Ada, on step 0, keeps 12.
+    assert [p["score"] for p in corrected["players"]] == [12, 19]
+    edition.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(CommandError, match="JSON object"):
+        run("replay", "--edition", str(edition), str(log))
