@@ -1,7 +1,7 @@
 """The record services (games/services.py) on Complots games: a game logged turn by turn.
 
 Expected coins, ranks and counts are worked by hand from the rules
-(/work/shared/rules/complots.md, K1-K5); the arithmetic is in the comments."""
+(shared/rules/complots.md, K1-K5); the arithmetic is in the comments."""
 
 from __future__ import annotations
 
