@@ -44,3 +44,18 @@ class LogError(ValueError):
 
     def __repr__(self) -> str:
         return f"LogError({self.code!r}, {self.message!r}, round={self.round}, seat={self.seat})"
+
+
+def check_player_names(names: Any, *, game: str, fewest: int, most: int) -> list[str]:
+    """The player names of a log header in seat order: a list of ``fewest`` to ``most``
+    non-blank strings. Raises ``LogError`` (malformed, bad_player_count)."""
+    if not isinstance(names, list):
+        raise LogError("malformed", "'players' is the list of player names in seat order")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise LogError("malformed", "'players' is the list of player names (non-empty strings)")
+    if not fewest <= len(names) <= most:
+        raise LogError(
+            "bad_player_count", f"{game} is for {fewest} to {most} players, not {len(names)}"
+        )
+    return list(names)

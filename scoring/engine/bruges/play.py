@@ -77,7 +77,7 @@ from scoring.engine.bruges.rules import (
     WORKERS_PER_ACTION,
     YELLOW,
 )
-from scoring.engine.errors import LogError
+from scoring.engine.errors import LogError, check_player_names
 
 
 class State:
@@ -221,17 +221,7 @@ def _as_list(value: Any, what: str, rnd: _Round) -> list[Any]:
 
 def check_players(names: Any) -> list[str]:
     """The player names in seat order."""
-    if not isinstance(names, list):
-        raise _malformed("'players' is the list of player names in seat order")
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise _malformed("'players' is the list of player names (non-empty strings)")
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise LogError(
-            "bad_player_count",
-            f"Bruges is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
-        )
-    return list(names)
+    return check_player_names(names, game="Bruges", fewest=MIN_PLAYERS, most=MAX_PLAYERS)
 
 
 def choose_edition(log_edition: Any, edition: Any) -> Edition:

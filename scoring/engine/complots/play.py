@@ -54,7 +54,7 @@ from scoring.engine.complots.rules import (
     VARIANT_NAMES,
     copies_for,
 )
-from scoring.engine.errors import LogError
+from scoring.engine.errors import LogError, check_player_names
 
 # RINGS[n][s]: the seats of an n-player table clockwise after s, s last (shared, never changed).
 RINGS: Final = {
@@ -190,17 +190,7 @@ def _error(code: str, message: str, turn: int, seat: int | None) -> LogError:
 
 def check_players(names: Any) -> list[str]:
     """The player names in seat order."""
-    if not isinstance(names, list):
-        raise _malformed("'players' is the list of player names in seat order")
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise _malformed("'players' is the list of player names (non-empty strings)")
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise LogError(
-            "bad_player_count",
-            f"Complots is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
-        )
-    return list(names)
+    return check_player_names(names, game="Complots", fewest=MIN_PLAYERS, most=MAX_PLAYERS)
 
 
 def check_variant(variant: Any) -> int:
