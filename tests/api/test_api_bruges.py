@@ -17,6 +17,7 @@ import pytest
 from games.models import Edition, Game, Player, Round, Seat
 from scoring import jobs, tasks
 from scoring.engine.bruges.simulate import simulate
+from tests.scoring.engine.bruges.logs import WORKED_EXAMPLE_ROUND
 
 pytestmark = pytest.mark.django_db
 
@@ -44,38 +45,7 @@ STANDARD = {
 # Ada alone with a person (persons).
 # Standings: Ada 5 track + 6/3 Alchimista + 1 house + 4 (one tile) + 0 (step 0) = 12;
 # Bea 6 track + 8 (two tiles) + 1 (step 1) = 15. Florins 7 and 7: Bea first, Ada second.
-ROUND_1: dict[str, Any] = {
-    "dice": {"blue": 2, "brown": 5, "red": 1, "purple": 4, "yellow": 6},
-    "penalties": [],
-    "prestige": [1],
-    "turns": [
-        {"seat": 0, "steps": [{"card": "red", "action": "workers"}]},
-        {"seat": 1, "steps": [{"card": "yellow", "action": "florins"}]},
-        {"seat": 0, "steps": [{"card": "red", "action": "house"}]},
-        {"seat": 1, "steps": [{"card": "blue", "action": "canal", "section": "left"}]},
-        {"seat": 0, "steps": [{"card": "blue", "action": "florins"}]},
-        {"seat": 1, "steps": [{"card": "brown", "action": "threat"}]},
-        {
-            "seat": 0,
-            "steps": [
-                {
-                    "card": "purple",
-                    "action": "person",
-                    "house": 0,
-                    "person": {
-                        "id": "p1",
-                        "name": "Alchimista",
-                        "price": 6,
-                        "group": "scholars",
-                        "icon": "arrow",
-                    },
-                },
-                {"effect": "p1", "gain": {"florins": 6}},
-            ],
-        },
-        {"seat": 1, "steps": [{"card": "purple", "action": "workers"}]},
-    ],
-}
+ROUND_1 = WORKED_EXAMPLE_ROUND
 
 # Round 2: Bea (seat 1) is first. Dice 3 4 3 4 3: no 5 or 6 (no threat token), no 1 or 2 (no
 # prestige). Bea builds a purple house (purple workers 3 - 1 = 2); Ada a blue house (blue

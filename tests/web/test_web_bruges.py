@@ -19,6 +19,7 @@ from games import services
 from games.models import Edition, Game, Player, Round
 from scoring.engine import get_engine
 from scoring.engine.bruges.simulate import simulate
+from tests.scoring.engine.bruges.logs import WORKED_EXAMPLE_ROUND
 
 pytestmark = pytest.mark.django_db
 
@@ -26,38 +27,7 @@ ENGINE = get_engine("bruges")
 COLORS = ("blue", "brown", "red", "purple", "yellow")
 
 # The worked example of rules/bruges.md ("Log format"): Ada 12, Bea 15.
-EXAMPLE_ROUND: dict[str, Any] = {
-    "dice": {"blue": 2, "brown": 5, "red": 1, "purple": 4, "yellow": 6},
-    "penalties": [],
-    "prestige": [1],
-    "turns": [
-        {"seat": 0, "steps": [{"card": "red", "action": "workers"}]},
-        {"seat": 1, "steps": [{"card": "yellow", "action": "florins"}]},
-        {"seat": 0, "steps": [{"card": "red", "action": "house"}]},
-        {"seat": 1, "steps": [{"card": "blue", "action": "canal", "section": "left"}]},
-        {"seat": 0, "steps": [{"card": "blue", "action": "florins"}]},
-        {"seat": 1, "steps": [{"card": "brown", "action": "threat"}]},
-        {
-            "seat": 0,
-            "steps": [
-                {
-                    "card": "purple",
-                    "action": "person",
-                    "house": 0,
-                    "person": {
-                        "id": "p1",
-                        "name": "Alchimista",
-                        "price": 6,
-                        "group": "scholars",
-                        "icon": "arrow",
-                    },
-                },
-                {"effect": "p1", "gain": {"florins": 6}},
-            ],
-        },
-        {"seat": 1, "steps": [{"card": "purple", "action": "workers"}]},
-    ],
-}
+EXAMPLE_ROUND = WORKED_EXAMPLE_ROUND
 # A quiet second round (Bea first): no die gives a threat or a prestige step; everyone takes
 # workers, so no score moves and the example's scores stand at the end.
 QUIET_ROUND: dict[str, Any] = {

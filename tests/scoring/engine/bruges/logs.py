@@ -212,3 +212,38 @@ def first_of(first: int, index: int, n: int) -> int:
 def five_of(color: str) -> str:
     """Dice where only ``color`` shows 5 (every seat gets that token), the others 3 or 4."""
     return "".join("5" if c == color else ch for c, ch in zip(COLORS, QUIET, strict=True))
+
+
+# The round of the rules file's worked example ("Log format"), verbatim: Ada 12, Bea 15.
+WORKED_EXAMPLE_ROUND: dict[str, Any] = {
+    "dice": {"blue": 2, "brown": 5, "red": 1, "purple": 4, "yellow": 6},
+    "penalties": [],
+    "prestige": [1],
+    "turns": [
+        {"seat": 0, "steps": [{"card": "red", "action": "workers"}]},
+        {"seat": 1, "steps": [{"card": "yellow", "action": "florins"}]},
+        {"seat": 0, "steps": [{"card": "red", "action": "house"}]},
+        {"seat": 1, "steps": [{"card": "blue", "action": "canal", "section": "left"}]},
+        {"seat": 0, "steps": [{"card": "blue", "action": "florins"}]},
+        {"seat": 1, "steps": [{"card": "brown", "action": "threat"}]},
+        {
+            "seat": 0,
+            "steps": [
+                {
+                    "card": "purple",
+                    "action": "person",
+                    "house": 0,
+                    "person": {
+                        "id": "p1",
+                        "name": "Alchimista",
+                        "price": 6,
+                        "group": "scholars",
+                        "icon": "arrow",
+                    },
+                },
+                {"effect": "p1", "gain": {"florins": 6}},
+            ],
+        },
+        {"seat": 1, "steps": [{"card": "purple", "action": "workers"}]},
+    ],
+}
