@@ -19,8 +19,6 @@ from scoring.engine.bruges.rules import (
     LOG_FORMAT,
     MAJORITIES,
     MAJORITY_POINTS,
-    NCOLORS,
-    NGROUPS,
     PRICE_PER_POINT,
     RESULT_FORMAT,
     STATUES,
@@ -98,11 +96,12 @@ def laurel_points(st: State, final: dict[str, Any]) -> tuple[list[int], list[lis
         if value < 0:
             raise LogError("bad_laurels", f"laurel person {pid!r} scores points >= 0", seat=seat)
         p = st.person_index.get(pid, -1)
-        if p < 0 or st.p_owner[p] != seat or st.p_status[p] != IN_PLAY:
+        person = st.persons[p] if p >= 0 else None
+        if person is None or person.owner != seat or person.status != IN_PLAY:
             raise LogError(
                 "bad_laurels", f"person {pid!r} is not in play in seat {seat}'s houses", seat=seat
             )
-        if st.p_icon[p] != LAUREL:
+        if person.icon != LAUREL:
             raise LogError("bad_laurels", f"person {pid!r} is not a laurel person", seat=seat)
         points[seat] += value
         applied[seat].append({"person": pid, "points": value})
@@ -149,31 +148,35 @@ def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
         laurels = [0] * n
         applied = [[] for _ in range(n)]
     ed = st.edition
+    seats = st.seats
+    persons = st.persons
     breakdowns: list[dict[str, int]] = []
     scores: list[int] = []
+    florins: list[int] = []
     for s in range(n):
-        persons = 0
-        for p in st.house_person[s]:
+        ps = seats[s]
+        worth = 0
+        for p in ps.tenants:
             if p >= 0:
-                persons += st.p_price[p] // PRICE_PER_POINT
-        flipped = st.flipped[s]
+                worth += persons[p].price // PRICE_PER_POINT
+        flipped = ps.flipped
         tiles = 0
-        if st.canal[s * 2] >= THIRD_SPACE:
+        if ps.canal[0] >= THIRD_SPACE:
             tiles += THIRD_SPACE_POINTS
-        if st.canal[s * 2 + 1] >= THIRD_SPACE:
+        if ps.canal[1] >= THIRD_SPACE:
             tiles += THIRD_SPACE_POINTS
-        track = st.points[s]
-        houses = len(st.house_color[s])
+        track = ps.points
+        houses = len(ps.houses)
         laurel = laurels[s]
         tile_points = MAJORITY_POINTS * ((flipped & 1) + (flipped >> 1 & 1) + (flipped >> 2 & 1))
         statues = 0
-        for v in st.statues[s]:
+        for v in ps.statues:
             statues += v
-        prestige = ed.prestige_points[st.step[s]]
+        prestige = ed.prestige_points[ps.step]
         breakdowns.append(
             {
                 "track": track,
-                "persons": persons,
+                "persons": worth,
                 "houses": houses,
                 "laurels": laurel,
                 "majorities": tile_points,
@@ -182,27 +185,25 @@ def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
                 "prestige": prestige,
             }
         )
-        scores.append(track + persons + houses + laurel + tile_points + tiles + statues + prestige)
-    ranks, tiebreaks = _ranking(scores, st.florins)
+        scores.append(track + worth + houses + laurel + tile_points + tiles + statues + prestige)
+        florins.append(ps.florins)
+    ranks, tiebreaks = _ranking(scores, florins)
     players: list[dict[str, Any]] = []
     winners: list[int] = []
-    p_id = st.p_id
     for s in range(n):
+        ps = seats[s]
         if ranks[s] == 1:
             winners.append(s)
-        flipped = st.flipped[s]
+        flipped = ps.flipped
         tiles_names = [MAJORITIES[t] for t in range(3) if flipped >> t & 1]
-        base = s * NCOLORS
-        workers = _per_color(st.workers, base)
-        threats = _per_color(st.threats, base)
-        penalties = _per_color(st.penalties, base)
-        hired = _per_group(st.hired, s * NGROUPS)
-        colors = st.house_color[s]
-        persons_here = st.house_person[s]
+        colors = ps.houses
+        tenants = ps.tenants
         tableau: list[dict[str, Any]] = []
         for h in range(len(colors)):
-            p = persons_here[h]
-            tableau.append({"color": COLORS[colors[h]], "person": p_id[p] if p >= 0 else None})
+            p = tenants[h]
+            tableau.append(
+                {"color": COLORS[colors[h]], "person": persons[p].id if p >= 0 else None}
+            )
         players.append(
             {
                 "seat": s,
@@ -211,40 +212,40 @@ def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
                 "score": scores[s],
                 "rank": ranks[s],
                 "tiebreak": tiebreaks[s],
-                "florins": st.florins[s],
+                "florins": ps.florins,
                 "breakdown": breakdowns[s],
-                "step": st.step[s],
+                "step": ps.step,
                 "houses": len(colors),
-                "persons": st.in_play[s],
-                "canals": {"left": st.canal[s * 2], "right": st.canal[s * 2 + 1]},
-                "workers": workers,
-                "threats": threats,
+                "persons": ps.in_play,
+                "canals": {"left": ps.canal[0], "right": ps.canal[1]},
+                "workers": _per_color(ps.workers),
+                "threats": _per_color(ps.threats),
                 "majorities": tiles_names,
-                "statues": list(st.statues[s]),
+                "statues": list(ps.statues),
                 "tableau": tableau,
                 "laurels": applied[s],
                 "majorities_flipped": len(tiles_names),
-                "statues_taken": len(st.statues[s]),
-                "cards_played": st.cards_played[s],
-                "penalties": penalties,
-                "hired": hired,
+                "statues_taken": len(ps.statues),
+                "cards_played": ps.cards_played,
+                "penalties": _per_color(ps.penalties),
+                "hired": _per_group(ps.hired),
             }
         )
     majorities: dict[str, list[int]] = {}
     for t in range(3):
-        majorities[MAJORITIES[t]] = [s for s in range(n) if st.flipped[s] >> t & 1]
+        majorities[MAJORITIES[t]] = [s for s in range(n) if seats[s].flipped >> t & 1]
     persons_met = [
         {
-            "id": p_id[p],
-            "name": st.p_name[p],
-            "price": st.p_price[p],
-            "group": GROUPS[st.p_group[p]],
-            "icon": ICONS[st.p_icon[p]],
-            "worker": COLORS[st.p_worker[p]] if st.p_worker[p] >= 0 else None,
-            "seat": st.p_owner[p],
-            "status": STATUS_NAMES[st.p_status[p]],
+            "id": p.id,
+            "name": p.name,
+            "price": p.price,
+            "group": GROUPS[p.group],
+            "icon": ICONS[p.icon],
+            "worker": COLORS[p.worker] if p.worker >= 0 else None,
+            "seat": p.owner,
+            "status": STATUS_NAMES[p.status],
         }
-        for p in range(len(p_id))
+        for p in persons
     ]
     return {
         "format": RESULT_FORMAT,
@@ -263,29 +264,29 @@ def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def _per_color(counts: list[int], base: int) -> dict[str, int]:
+def _per_color(counts: list[int]) -> dict[str, int]:
     return {
-        "blue": counts[base],
-        "brown": counts[base + 1],
-        "red": counts[base + 2],
-        "purple": counts[base + 3],
-        "yellow": counts[base + 4],
+        "blue": counts[0],
+        "brown": counts[1],
+        "red": counts[2],
+        "purple": counts[3],
+        "yellow": counts[4],
     }
 
 
-def _per_group(counts: list[int], base: int) -> dict[str, int]:
+def _per_group(counts: list[int]) -> dict[str, int]:
     return {
-        "nobles": counts[base],
-        "bureaucrats": counts[base + 1],
-        "entertainers": counts[base + 2],
-        "merchants": counts[base + 3],
-        "craftsmen": counts[base + 4],
-        "courtiers": counts[base + 5],
-        "clergy": counts[base + 6],
-        "artists": counts[base + 7],
-        "defenders": counts[base + 8],
-        "underworld": counts[base + 9],
-        "scholars": counts[base + 10],
+        "nobles": counts[0],
+        "bureaucrats": counts[1],
+        "entertainers": counts[2],
+        "merchants": counts[3],
+        "craftsmen": counts[4],
+        "courtiers": counts[5],
+        "clergy": counts[6],
+        "artists": counts[7],
+        "defenders": counts[8],
+        "underworld": counts[9],
+        "scholars": counts[10],
     }
 
 

@@ -2,10 +2,9 @@
 
 Every check raises ``LogError`` before the log is accepted; nothing here draws chance (the dice
 are in the log, the hands are hidden). Colours, actions and icons are small integers (see
-``rules``) and per-seat counts live in flat lists (``workers[seat * 5 + colour]``), because
-replaying whole stored archives is a hot path. For the same reason list items are updated as
-``a[i] = a[i] + x`` and a round is read once, its shape checked as it is read, in the order
-docs/bruges-engine.md gives.
+``rules``); a seat's counts are the fields of a ``Seat`` and a person's those of a ``Person``
+(compiled classes), because replaying whole stored archives is a hot path. For the same reason
+a round is read once, its shape checked as it is read, in the order docs/bruges-engine.md gives.
 """
 
 from __future__ import annotations
@@ -80,6 +79,119 @@ from scoring.engine.bruges.rules import (
 from scoring.engine.errors import LogError, check_player_names
 
 
+class Seat:
+    """One seat's counts, as native fields: a seat's hot counters are read and written once or
+    more per step, and a field of a compiled class is far cheaper than an item of a list."""
+
+    florins: int
+    points: int  # the score track
+    step: int  # prestige: 0 = the Town Hall
+    workers: list[int]  # per colour
+    threats: list[int]  # per colour
+    houses: list[int]  # the colour of each house, in the order built
+    tenants: list[int]  # per house, the index of the person in it, -1 empty
+    in_play: int  # persons in play
+    canal: list[int]  # tiles per section
+    completed: int  # a bit per section completed once (B3)
+    statues: list[int]  # values, in the order taken
+    flipped: int  # a bit per majority tile
+    # Statistics.
+    penalties: list[int]  # suffered, per colour
+    hired: list[int]  # per group
+    cards_played: int
+    # The round being played: what it changed so far, and the counts it started from.
+    played: int  # cards played (for passes)
+    gained_workers: int  # net
+    built_houses: int
+    hires: int
+    tiles: int
+    start_points: int
+    start_florins: int
+    start_step: int
+
+    def clone(self) -> Seat:
+        new = Seat()
+        new.florins = self.florins
+        new.points = self.points
+        new.step = self.step
+        new.workers = list(self.workers)
+        new.threats = list(self.threats)
+        new.houses = list(self.houses)
+        new.tenants = list(self.tenants)
+        new.in_play = self.in_play
+        new.canal = list(self.canal)
+        new.completed = self.completed
+        new.statues = list(self.statues)
+        new.flipped = self.flipped
+        new.penalties = list(self.penalties)
+        new.hired = list(self.hired)
+        new.cards_played = self.cards_played
+        new.played = self.played
+        new.gained_workers = self.gained_workers
+        new.built_houses = self.built_houses
+        new.hires = self.hires
+        new.tiles = self.tiles
+        new.start_points = self.start_points
+        new.start_florins = self.start_florins
+        new.start_step = self.start_step
+        return new
+
+
+def _new_seat() -> Seat:
+    ps = Seat()
+    ps.florins = START_FLORINS
+    ps.points = START_POINTS
+    ps.step = 0
+    ps.workers = [START_WORKERS] * NCOLORS
+    ps.threats = [0] * NCOLORS
+    ps.houses = []
+    ps.tenants = []
+    ps.in_play = 0
+    ps.canal = [0, 0]
+    ps.completed = 0
+    ps.statues = []
+    ps.flipped = 0
+    ps.penalties = [0] * NCOLORS
+    ps.hired = [0] * NGROUPS
+    ps.cards_played = 0
+    ps.played = 0
+    ps.gained_workers = 0
+    ps.built_houses = 0
+    ps.hires = 0
+    ps.tiles = 0
+    ps.start_points = START_POINTS
+    ps.start_florins = START_FLORINS
+    ps.start_step = 0
+    return ps
+
+
+class Person:
+    """A person met in the game (B4, B6): what the log gave the first time, and where it is."""
+
+    id: str
+    name: str
+    price: int
+    group: int
+    icon: int
+    worker: int  # the worker colour of a `worker` person, else -1
+    owner: int
+    status: int  # IN_PLAY, IN_HAND, DISCARDED
+    used: int  # the round a `worker` person last acted in (0: never)
+
+    def clone(self) -> Person:
+        new = Person()
+        new.id = self.id
+        new.name = self.name
+        new.price = self.price
+        new.group = self.group
+        new.icon = self.icon
+        new.worker = self.worker
+        new.owner = self.owner
+        new.status = self.status
+        new.used = self.used
+        return new
+
+
 class State:
     """The game after some rounds. Mutable for speed inside the engine; the public
     ``apply_entry`` works on a copy, so a state handed out is never changed."""
@@ -90,34 +202,10 @@ class State:
     first_player: int
     edition: Edition
     final: dict[str, Any] | None  # the log's `final`, its shape checked (normalised)
-    # Per seat.
-    florins: list[int]
-    points: list[int]  # the score track
-    step: list[int]  # prestige: 0 = the Town Hall
-    workers: list[int]  # [seat * 5 + colour]
-    threats: list[int]  # [seat * 5 + colour]
-    house_color: list[list[int]]  # per seat, in the order built
-    house_person: list[list[int]]  # per seat, the person index in each house, -1 empty
-    in_play: list[int]  # persons in play
-    canal: list[int]  # [seat * 2 + section]: tiles
-    completed: list[bool]  # [seat * 2 + section]: completed once (B3)
-    statues: list[list[int]]  # per seat, values in the order taken
-    flipped: list[int]  # per seat, a bit per majority tile
-    # Statistics, per seat.
-    penalties: list[int]  # [seat * 5 + colour]
-    hired: list[int]  # [seat * 11 + group]
-    cards_played: list[int]
-    # Persons met, by index in the order first hired.
+    seats: list[Seat]
+    # Persons met, in the order first hired; ``person_index`` maps an id to its index.
+    persons: list[Person]
     person_index: dict[str, int]
-    p_id: list[str]
-    p_name: list[str]
-    p_price: list[int]
-    p_group: list[int]
-    p_icon: list[int]
-    p_worker: list[int]  # the worker colour of a `worker` person, else -1
-    p_owner: list[int]
-    p_status: list[int]
-    p_used: list[int]  # the round a `worker` person last acted in (0: never)
     # The game.
     pile: int  # statues taken from the pile (STATUES[pile] is its top)
     statues_taken: list[dict[str, Any]]
@@ -133,31 +221,9 @@ class State:
         new.first_player = self.first_player
         new.edition = self.edition
         new.final = self.final
-        new.florins = list(self.florins)
-        new.points = list(self.points)
-        new.step = list(self.step)
-        new.workers = list(self.workers)
-        new.threats = list(self.threats)
-        new.house_color = [list(h) for h in self.house_color]
-        new.house_person = [list(h) for h in self.house_person]
-        new.in_play = list(self.in_play)
-        new.canal = list(self.canal)
-        new.completed = list(self.completed)
-        new.statues = [list(s) for s in self.statues]
-        new.flipped = list(self.flipped)
-        new.penalties = list(self.penalties)
-        new.hired = list(self.hired)
-        new.cards_played = list(self.cards_played)
+        new.seats = [ps.clone() for ps in self.seats]
+        new.persons = [p.clone() for p in self.persons]
         new.person_index = dict(self.person_index)
-        new.p_id = list(self.p_id)
-        new.p_name = list(self.p_name)
-        new.p_price = list(self.p_price)
-        new.p_group = list(self.p_group)
-        new.p_icon = list(self.p_icon)
-        new.p_worker = list(self.p_worker)
-        new.p_owner = list(self.p_owner)
-        new.p_status = list(self.p_status)
-        new.p_used = list(self.p_used)
         new.pile = self.pile
         new.statues_taken = list(self.statues_taken)
         new.round_no = self.round_no
@@ -168,20 +234,15 @@ class State:
 
 
 class _Round:
-    """What one round tracks besides the state: where the error is, and the summary counts."""
+    """What one round tracks besides the seats: where the error is, and its events."""
 
     rno: int
     tno: int  # 0 outside the turns
     dice: list[int]
     first: int
-    houses: list[int]
-    hires: list[int]
-    tiles: list[int]
     taken: list[list[int]]  # [seat, statue value]
     suffered: list[list[Any]]  # [seat, colour]
     flipped: list[list[Any]]  # [seat, majority tile]
-    played: list[int]  # cards played this round, per seat (for passes)
-    workers: list[int]  # workers gained this round, per seat (net)
     pending: list[int]  # penalties triggered by a gain and not suffered yet (seat * 5 + colour)
 
 
@@ -300,31 +361,9 @@ def start_state(log: Any, edition: Any = None) -> State:
     st.first_player = first
     st.edition = ed
     st.final = final
-    st.florins = [START_FLORINS] * n
-    st.points = [START_POINTS] * n
-    st.step = [0] * n
-    st.workers = [START_WORKERS] * (n * NCOLORS)
-    st.threats = [0] * (n * NCOLORS)
-    st.house_color = [[] for _ in range(n)]
-    st.house_person = [[] for _ in range(n)]
-    st.in_play = [0] * n
-    st.canal = [0] * (n * 2)
-    st.completed = [False] * (n * 2)
-    st.statues = [[] for _ in range(n)]
-    st.flipped = [0] * n
-    st.penalties = [0] * (n * NCOLORS)
-    st.hired = [0] * (n * NGROUPS)
-    st.cards_played = [0] * n
+    st.seats = [_new_seat() for _ in range(n)]
+    st.persons = []
     st.person_index = {}
-    st.p_id = []
-    st.p_name = []
-    st.p_price = []
-    st.p_group = []
-    st.p_icon = []
-    st.p_worker = []
-    st.p_owner = []
-    st.p_status = []
-    st.p_used = []
     st.pile = 0
     st.statues_taken = []
     st.round_no = 0
@@ -385,37 +424,38 @@ def _choice_error(message: str, rnd: _Round, seat: int) -> LogError:
 
 def _suffer(st: State, pen: dict[str, Any], seat: int, color: int, rnd: _Round) -> None:
     """Apply a triggered penalty with its choice, then return 3 tokens (no points)."""
+    ps = st.seats[seat]
     house = pen.get("house")
     section = pen.get("section")
     person = pen.get("person")
     if color == BROWN:
         if house is not None or section is not None:
             raise _choice_error("a brown penalty's choice is a 'person'", rnd, seat)
-        if st.in_play[seat] == 0:
+        if ps.in_play == 0:
             if person is not None:
                 raise _choice_error(f"seat {seat} has no person in play to lose", rnd, seat)
         else:
             p = st.person_index.get(person, -1) if type(person) is str else -1
-            if p < 0 or st.p_owner[p] != seat or st.p_status[p] != IN_PLAY:
+            if p < 0 or st.persons[p].owner != seat or st.persons[p].status != IN_PLAY:
                 raise _choice_error(
                     f"a brown penalty names one of seat {seat}'s persons in play "
                     f"('person'), not {person!r}",
                     rnd,
                     seat,
                 )
-            persons = st.house_person[seat]
-            for h in range(len(persons)):
-                if persons[h] == p:
-                    persons[h] = -1
+            tenants = ps.tenants
+            for h in range(len(tenants)):
+                if tenants[h] == p:
+                    tenants[h] = -1
                     break
-            st.p_status[p] = DISCARDED
-            st.in_play[seat] = st.in_play[seat] - 1
+            st.persons[p].status = DISCARDED
+            ps.in_play -= 1
     elif color == RED:
         if person is not None:
             raise _choice_error("a red penalty's choice is a 'house' or a 'section'", rnd, seat)
-        colors = st.house_color[seat]
-        base = seat * 2
-        if not colors and st.canal[base] == 0 and st.canal[base + 1] == 0:
+        colors = ps.houses
+        canal = ps.canal
+        if not colors and canal[0] == 0 and canal[1] == 0:
             if house is not None or section is not None:
                 raise _choice_error(f"seat {seat} has no house and no tile to lose", rnd, seat)
         elif (house is None) == (section is None):
@@ -426,35 +466,34 @@ def _suffer(st: State, pen: dict[str, Any], seat: int, color: int, rnd: _Round) 
             if type(house) is not int or not 0 <= house < len(colors):
                 raise _choice_error(f"seat {seat} has no house {house!r}", rnd, seat)
             colors.pop(house)
-            p = st.house_person[seat].pop(house)
+            p = ps.tenants.pop(house)
             if p >= 0:
-                st.p_status[p] = IN_HAND
-                st.in_play[seat] = st.in_play[seat] - 1
+                st.persons[p].status = IN_HAND
+                ps.in_play -= 1
         else:
-            s = SECTION_CODES.get(section, -1) if type(section) is str else -1
-            if s < 0 or st.canal[base + s] == 0:
+            k = SECTION_CODES.get(section, -1) if type(section) is str else -1
+            if k < 0 or canal[k] == 0:
                 raise _choice_error(
                     f"seat {seat} has no tile in canal section {section!r}", rnd, seat
                 )
-            st.canal[base + s] = st.canal[base + s] - 1
+            canal[k] = canal[k] - 1
     else:
         if house is not None or section is not None or person is not None:
             raise _choice_error(f"a {COLORS[color]} penalty takes no choice", rnd, seat)
         if color == BLUE:
-            base = seat * NCOLORS
+            workers = ps.workers
             lost = 0
             for c in range(NCOLORS):
-                lost += st.workers[base + c]
-                st.workers[base + c] = 0
-            rnd.workers[seat] = rnd.workers[seat] - lost
+                lost += workers[c]
+                workers[c] = 0
+            ps.gained_workers -= lost
         elif color == YELLOW:
-            st.florins[seat] = 0
+            ps.florins = 0
         else:  # PURPLE
-            left = st.points[seat] - PURPLE_LOSS
-            st.points[seat] = left if left > 0 else 0
-    key = seat * NCOLORS + color
-    st.threats[key] = st.threats[key] - PENALTY_AT
-    st.penalties[key] = st.penalties[key] + 1
+            left = ps.points - PURPLE_LOSS
+            ps.points = left if left > 0 else 0
+    ps.threats[color] = ps.threats[color] - PENALTY_AT
+    ps.penalties[color] = ps.penalties[color] + 1
     rnd.suffered.append([seat, COLORS[color]])
 
 
@@ -466,23 +505,22 @@ def _gain_error(message: str, rnd: _Round, seat: int) -> LogError:
 
 
 def _colour_gain(
-    st: State, counts: list[int], value: Any, what: str, seat: int, rnd: _Round, tokens: bool
+    counts: list[int], value: Any, what: str, seat: int, rnd: _Round, tokens: bool
 ) -> int:
-    """Add a per-colour gain to ``counts`` (workers or threats); returns the tokens returned
-    (``tokens``) or the net number added, and checks nothing below zero yet."""
+    """Add a per-colour gain to ``counts`` (a seat's workers or threats); returns the tokens
+    returned (``tokens``) or the net number added, and checks nothing below zero yet."""
     parts = value if type(value) is dict else _as_dict(value)
     if parts is None:
         raise _gain_error(f"a gain's '{what}' is an object from colour to integer", rnd, seat)
     returned = 0
     net = 0
-    base = seat * NCOLORS
     for name, k in parts.items():
         c = _color_code(name)
         if c < 0:
             raise _gain_error(f"{name!r} in a gain's '{what}' is not a colour", rnd, seat)
         if type(k) is not int:
             raise _gain_error(f"a gain's '{what}' values are integers", rnd, seat)
-        counts[base + c] = counts[base + c] + k
+        counts[c] = counts[c] + k
         net += k
         if k < 0:
             returned -= k
@@ -494,6 +532,7 @@ def _apply_gain(
 ) -> int:
     """Apply a gain to ``owner`` (all parts at once, B8) and return the extra plays. Adds the
     penalties it triggers to ``pending``."""
+    ps = st.seats[owner]
     plays = 0
     touched_threats = False
     touched_workers = False
@@ -502,26 +541,24 @@ def _apply_gain(
         if key == "florins":
             if type(value) is not int:
                 raise _gain_error("a gain's 'florins' is an integer", rnd, owner)
-            st.florins[owner] = st.florins[owner] + value
+            ps.florins += value
             touched = touched or value < 0
         elif key == "points":
             if type(value) is not int:
                 raise _gain_error("a gain's 'points' is an integer", rnd, owner)
-            st.points[owner] = st.points[owner] + value
+            ps.points += value
             touched = touched or value < 0
         elif key == "prestige":
             if type(value) is not int:
                 raise _gain_error("a gain's 'prestige' is an integer", rnd, owner)
-            climbed = st.step[owner] + value
-            st.step[owner] = climbed if climbed < TOP_STEP else TOP_STEP
+            climbed = ps.step + value
+            ps.step = climbed if climbed < TOP_STEP else TOP_STEP
             touched = touched or value < 0
         elif key == "workers":
-            added = _colour_gain(st, st.workers, value, key, owner, rnd, False)
-            rnd.workers[owner] = rnd.workers[owner] + added
+            ps.gained_workers += _colour_gain(ps.workers, value, key, owner, rnd, False)
             touched_workers = True
         elif key == "threats":
-            returned = _colour_gain(st, st.threats, value, key, owner, rnd, True)
-            st.points[owner] = st.points[owner] + returned
+            ps.points += _colour_gain(ps.threats, value, key, owner, rnd, True)
             touched_threats = True
         elif key == "plays":
             if type(value) is not int or value < 0:
@@ -533,24 +570,25 @@ def _apply_gain(
             plays = value
         else:
             raise _gain_error(f"{key!r} is not a gain ({', '.join(GAIN_NAMES)})", rnd, owner)
-    if touched and (st.florins[owner] < 0 or st.points[owner] < 0 or st.step[owner] < 0):
+    if touched and (ps.florins < 0 or ps.points < 0 or ps.step < 0):
         raise _error("below_zero", f"the gain leaves seat {owner} below zero", rnd, owner)
-    base = owner * NCOLORS
     if touched_workers:
+        workers = ps.workers
         for c in range(NCOLORS):
-            if st.workers[base + c] < 0:
+            if workers[c] < 0:
                 raise _error(
                     "below_zero", f"the gain leaves seat {owner} below zero workers", rnd, owner
                 )
     if touched_threats:
+        threats = ps.threats
         for c in range(NCOLORS):
-            t = st.threats[base + c]
+            t = threats[c]
             if t < 0:
                 raise _error(
                     "below_zero", f"the gain leaves seat {owner} below zero tokens", rnd, owner
                 )
             if t >= PENALTY_AT:
-                pending.append(base + c)
+                pending.append(owner * NCOLORS + c)
     return plays
 
 
@@ -584,11 +622,12 @@ def _effect(
     p = st.person_index.get(pid, -1)
     if p < 0:
         raise _error("unknown_person", f"no person {pid!r} was hired in this game", rnd, owner)
-    if st.p_status[p] != IN_PLAY:
+    person = st.persons[p]
+    if person.status != IN_PLAY:
         raise _error("person_gone", f"person {pid!r} is not in play", rnd, owner)
-    if st.p_owner[p] != owner:
+    if person.owner != owner:
         raise _error("effect_not_allowed", f"person {pid!r} is not seat {owner}'s", rnd, owner)
-    icon = st.p_icon[p]
+    icon = person.icon
     if icon != INFINITY:
         if turn_seat < 0:
             raise _error(
@@ -617,24 +656,26 @@ def _effect(
                     owner,
                 )
         else:  # WORKER
-            if st.p_used[p] == rnd.rno:
+            if person.used == rnd.rno:
                 raise _error(
                     "effect_not_allowed",
                     f"worker person {pid!r} already acted this round",
                     rnd,
                     owner,
                 )
-            st.p_used[p] = rnd.rno
-            w = owner * NCOLORS + st.p_worker[p]
-            if st.workers[w] < 1:
+            person.used = rnd.rno
+            ps = st.seats[owner]
+            workers = ps.workers
+            w = person.worker
+            if workers[w] < 1:
                 raise _error(
                     "not_enough_workers",
-                    f"seat {owner} has no {COLORS[st.p_worker[p]]} worker to activate {pid!r}",
+                    f"seat {owner} has no {COLORS[w]} worker to activate {pid!r}",
                     rnd,
                     owner,
                 )
-            st.workers[w] = st.workers[w] - 1
-            rnd.workers[owner] = rnd.workers[owner] - 1
+            workers[w] = workers[w] - 1
+            ps.gained_workers -= 1
     gain_value = step.get("gain")
     if gain_value is None:
         return 0
@@ -647,11 +688,11 @@ def _effect(
 # --- the actions (phase 3) ------------------------------------------------------------------
 
 
-def _hire(st: State, step: dict[str, Any], seat: int, rnd: _Round) -> int:
-    """A ``person`` action; returns the person's index."""
+def _hire(st: State, ps: Seat, step: dict[str, Any], seat: int, rnd: _Round) -> int:
+    """A ``person`` action; returns the index of the person hired."""
     house = step.get("house")
-    persons = st.house_person[seat]
-    if type(house) is not int or not 0 <= house < len(persons) or persons[house] >= 0:
+    tenants = ps.tenants
+    if type(house) is not int or not 0 <= house < len(tenants) or tenants[house] >= 0:
         raise _error(
             "no_empty_house", f"seat {seat} has no empty house {house!r} to hire into", rnd, seat
         )
@@ -665,32 +706,34 @@ def _hire(st: State, step: dict[str, Any], seat: int, rnd: _Round) -> int:
                 rnd,
                 seat,
             )
-        if st.p_status[p] != IN_HAND or st.p_owner[p] != seat:
+        person = st.persons[p]
+        if person.status != IN_HAND or person.owner != seat:
             raise _error(
                 "person_gone", f"person {given!r} is not back in seat {seat}'s hand", rnd, seat
             )
     else:
-        p = _new_person(st, given, seat, rnd)
-    price = st.p_price[p]
-    if st.florins[seat] < price:
+        p = len(st.persons)
+        person = _new_person(st, given, seat, rnd)
+    price = person.price
+    if ps.florins < price:
         raise _error(
             "not_enough_florins",
-            f"seat {seat} has {st.florins[seat]} florins, {price} needed",
+            f"seat {seat} has {ps.florins} florins, {price} needed",
             rnd,
             seat,
         )
-    st.florins[seat] = st.florins[seat] - price
-    persons[house] = p
-    st.p_owner[p] = seat
-    st.p_status[p] = IN_PLAY
-    st.in_play[seat] = st.in_play[seat] + 1
-    g = seat * NGROUPS + st.p_group[p]
-    st.hired[g] = st.hired[g] + 1
-    rnd.hires[seat] = rnd.hires[seat] + 1
+    ps.florins -= price
+    tenants[house] = p
+    person.owner = seat
+    person.status = IN_PLAY
+    ps.in_play += 1
+    ps.hired[person.group] = ps.hired[person.group] + 1
+    ps.hires += 1
     return p
 
 
-def _new_person(st: State, given: Any, seat: int, rnd: _Round) -> int:
+def _new_person(st: State, given: Any, seat: int, rnd: _Round) -> Person:
+    """A person given whole, added to the persons met (in hand until the hire is paid)."""
     obj = _as_dict(given)
     if obj is None:
         raise _error(
@@ -699,7 +742,7 @@ def _new_person(st: State, given: Any, seat: int, rnd: _Round) -> int:
     pid = obj.get("id")
     if type(pid) is not str or not pid:
         raise _error("bad_person", "a person's 'id' is a non-empty string", rnd, seat)
-    p = len(st.p_id)
+    p = len(st.persons)
     if st.person_index.setdefault(pid, p) != p:
         raise _error(
             "bad_person", f"person {pid!r} was met before: hire it again by its id", rnd, seat
@@ -733,25 +776,27 @@ def _new_person(st: State, given: Any, seat: int, rnd: _Round) -> int:
                 rnd,
                 seat,
             )
-    st.p_id.append(pid)
-    st.p_name.append(name)
-    st.p_price.append(price)
-    st.p_group.append(group)
-    st.p_icon.append(icon)
-    st.p_worker.append(worker)
-    st.p_owner.append(seat)
-    st.p_status.append(IN_HAND)
-    st.p_used.append(0)
-    return p
+    person = Person()
+    person.id = pid
+    person.name = name
+    person.price = price
+    person.group = group
+    person.icon = icon
+    person.worker = worker
+    person.owner = seat
+    person.status = IN_HAND
+    person.used = 0
+    st.persons.append(person)
+    return person
 
 
-def _canal(st: State, step: dict[str, Any], seat: int, color: int, rnd: _Round) -> None:
+def _canal(st: State, ps: Seat, step: dict[str, Any], seat: int, color: int, rnd: _Round) -> None:
     name = step.get("section")
     s = SECTION_CODES.get(name, -1) if type(name) is str else -1
     if s < 0:
         raise _error("bad_section", f"'section' is 'left' or 'right', not {name!r}", rnd, seat)
-    i = seat * 2 + s
-    k = st.canal[i]
+    canal = ps.canal
+    k = canal[s]
     if k >= SPACES:
         raise _error("canal_full", f"seat {seat}'s {name} section is complete", rnd, seat)
     ed = st.edition
@@ -765,24 +810,25 @@ def _canal(st: State, step: dict[str, Any], seat: int, color: int, rnd: _Round) 
             seat,
         )
     cost = ed.canal_cost[space]
-    if st.florins[seat] < cost:
+    if ps.florins < cost:
         raise _error(
             "not_enough_florins",
-            f"seat {seat} has {st.florins[seat]} florins, {cost} needed",
+            f"seat {seat} has {ps.florins} florins, {cost} needed",
             rnd,
             seat,
         )
-    st.florins[seat] = st.florins[seat] - cost
-    st.canal[i] = k + 1
-    rnd.tiles[seat] = rnd.tiles[seat] + 1
-    if k + 1 == SPACES and not st.completed[i]:
+    ps.florins -= cost
+    canal[s] = k + 1
+    ps.tiles += 1
+    bit = 1 << s
+    if k + 1 == SPACES and not ps.completed & bit:
         # B3: the first completion takes the top statue, if any is left and the seat has
         # fewer than two; a section completed again takes none.
-        st.completed[i] = True
-        if st.pile < len(STATUES) and len(st.statues[seat]) < MAX_STATUES:
+        ps.completed |= bit
+        if st.pile < len(STATUES) and len(ps.statues) < MAX_STATUES:
             value = STATUES[st.pile]
-            st.pile = st.pile + 1
-            st.statues[seat].append(value)
+            st.pile += 1
+            ps.statues.append(value)
             rnd.taken.append([seat, value])
             st.statues_taken.append(
                 {"seat": seat, "section": SECTIONS[s], "value": value, "round": rnd.rno}
@@ -827,8 +873,11 @@ def _action_code(name: Any) -> int:
     return -1
 
 
-def _card(st: State, step: dict[str, Any], color_name: Any, seat: int, rnd: _Round) -> int:
-    """A card played for an action; returns the hired person's index, else -1."""
+def _card(
+    st: State, ps: Seat, step: dict[str, Any], color_name: Any, seat: int, rnd: _Round
+) -> int:
+    """A card played for an action; returns the index of an arrow person it hired, else -1
+    (an arrow person may act in the very next step, B6)."""
     color = _color_code(color_name)
     if color < 0:
         raise _error(
@@ -843,37 +892,41 @@ def _card(st: State, step: dict[str, Any], color_name: Any, seat: int, rnd: _Rou
             rnd,
             seat,
         )
-    rnd.played[seat] = rnd.played[seat] + 1
-    i = seat * NCOLORS + color
+    ps.played += 1
     if action == WORKERS:
-        st.workers[i] = st.workers[i] + WORKERS_PER_ACTION
-        rnd.workers[seat] = rnd.workers[seat] + WORKERS_PER_ACTION
+        workers = ps.workers
+        workers[color] = workers[color] + WORKERS_PER_ACTION
+        ps.gained_workers += WORKERS_PER_ACTION
     elif action == FLORINS:
-        st.florins[seat] = st.florins[seat] + rnd.dice[color]
+        ps.florins += rnd.dice[color]
     elif action == THREAT:
-        if st.threats[i] < 1:
+        threats = ps.threats
+        if threats[color] < 1:
             raise _error(
                 "no_threat_token", f"seat {seat} has no {COLORS[color]} threat token", rnd, seat
             )
-        st.threats[i] = st.threats[i] - 1
-        st.points[seat] = st.points[seat] + 1
+        threats[color] = threats[color] - 1
+        ps.points += 1
     elif action == CANAL:
-        _canal(st, step, seat, color, rnd)
+        _canal(st, ps, step, seat, color, rnd)
     elif action == HOUSE:
-        if st.workers[i] < 1:
+        workers = ps.workers
+        if workers[color] < 1:
             raise _error(
                 "not_enough_workers",
                 f"seat {seat} has no {COLORS[color]} worker to build a house",
                 rnd,
                 seat,
             )
-        st.workers[i] = st.workers[i] - 1
-        rnd.workers[seat] = rnd.workers[seat] - 1
-        st.house_color[seat].append(color)
-        st.house_person[seat].append(-1)
-        rnd.houses[seat] = rnd.houses[seat] + 1
+        workers[color] = workers[color] - 1
+        ps.gained_workers -= 1
+        ps.houses.append(color)
+        ps.tenants.append(-1)
+        ps.built_houses += 1
     else:  # PERSON
-        return _hire(st, step, seat, rnd)
+        p = _hire(st, ps, step, seat, rnd)
+        if st.persons[p].icon == ARROW:
+            return p
     return -1
 
 
@@ -886,6 +939,7 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
         raise _malformed("a turn's 'seat' is a seat number", rnd)
     if seat != due:
         raise _error("out_of_turn", f"turn {rnd.tno} is seat {due}'s, not seat {seat}'s", rnd, seat)
+    ps = st.seats[due]
     steps_value = t.get("steps")
     # The usual turn is {"seat", "steps"}: no other key to look at.
     if len(t) != 2 or type(steps_value) is not list:
@@ -895,10 +949,10 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
                 raise _malformed("'pass' is true (or missing)", rnd, seat)
             if steps_value is not None and steps_value != []:
                 raise _malformed("a pass has no steps", rnd, seat)
-            if rnd.played[seat] < HAND:
+            if ps.played < HAND:
                 raise _error(
                     "early_pass",
-                    f"seat {seat} has played {rnd.played[seat]} cards this round: it cannot "
+                    f"seat {seat} has played {ps.played} cards this round: it cannot "
                     f"be out of cards yet",
                     rnd,
                     seat,
@@ -929,15 +983,13 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
                     seat,
                 )
             cards += 1
-            p = _card(st, step, card, seat, rnd)
-            if p >= 0 and st.p_icon[p] == ARROW:
-                arrow = p
+            arrow = _card(st, ps, step, card, due, rnd)
             continue
         pid = step.get("effect")
         if pid is not None:
             if pending:
                 raise _missing_penalty(pending, rnd)
-            plays += _effect(st, step, pid, seat, rnd, ready, pending)
+            plays += _effect(st, step, pid, due, rnd, ready, pending)
             continue
         pen_value = step.get("penalty")
         if pen_value is None:
@@ -1002,22 +1054,28 @@ def play_round(st: State, value: Any) -> None:
     """Check one round against ``st`` and apply it (``st`` is changed; on ``LogError`` it is
     left half-applied, so callers work on a copy)."""
     n = st.players
+    seats = st.seats
     rnd = st.scratch
     if rnd is None:
         rnd = _Round()
         rnd.dice = [0] * NCOLORS
-        rnd.played = [0] * n
         rnd.pending = []
         st.scratch = rnd
     else:
-        played = rnd.played
-        for s in range(n):
-            played[s] = 0
         rnd.pending.clear()
     rnd.rno = st.round_no + 1
     rnd.tno = 0
     first = st.current_first
     rnd.first = first
+    for ps in seats:
+        ps.played = 0
+        ps.gained_workers = 0
+        ps.built_houses = 0
+        ps.hires = 0
+        ps.tiles = 0
+        ps.start_points = ps.points
+        ps.start_florins = ps.florins
+        ps.start_step = ps.step
     entry = _as_dict(value)
     if entry is None:
         raise _malformed(f"round {rnd.rno} is an object with 'dice' and 'turns'", rnd)
@@ -1031,32 +1089,23 @@ def play_round(st: State, value: Any) -> None:
     upkeep_value = entry.get("upkeep")
     upkeep = _read_upkeep(upkeep_value, rnd) if upkeep_value is not None else None
     dice = _read_dice(entry.get("dice"), rnd)
-    rnd.houses = [0] * n
-    rnd.hires = [0] * n
-    rnd.tiles = [0] * n
     rnd.taken = []
     rnd.suffered = []
     rnd.flipped = []
-    rnd.workers = [0] * n
-    # The counts before the round; turned into what the round changed at its end.
-    points = list(st.points)
-    florins = list(st.florins)
-    steps = list(st.step)
     # Phase 1: draw (not logged); the automatic effects at the draw.
     if upkeep is not None and upkeep[AT_DRAW]:
         _upkeep(st, upkeep[AT_DRAW], rnd)
     # Phase 2: threat tokens, penalties (B2), prestige.
     # Tokens rest below 3 between steps, so only a colour just rolled can trigger.
-    threats = st.threats
     pending = rnd.pending
     for c in range(NCOLORS):
         if dice[c] >= THREAT_MIN:
             for s in range(n):
-                i = s * NCOLORS + c
-                t = threats[i] + 1
-                threats[i] = t
+                threats = seats[s].threats
+                t = threats[c] + 1
+                threats[c] = t
                 if t >= PENALTY_AT:
-                    pending.append(i)
+                    pending.append(s * NCOLORS + c)
     for item in penalties:
         pen, seat, color = _read_penalty(item, n, rnd)
         _take_pending(pending, seat, color, rnd)
@@ -1103,24 +1152,21 @@ def play_round(st: State, value: Any) -> None:
     _majorities(st, rnd)
     st.round_no = rnd.rno
     st.current_first = (first + 1) % n
-    for s in range(n):
-        st.cards_played[s] = st.cards_played[s] + rnd.played[s]
-        points[s] = st.points[s] - points[s]
-        florins[s] = st.florins[s] - florins[s]
-        steps[s] = st.step[s] - steps[s]
+    for ps in seats:
+        ps.cards_played += ps.played
     # Per round, what each seat gained: counts in lists indexed by seat, events as [seat, x].
     st.rounds.append(
         {
             "round": rnd.rno,
             "first_player": first,
             "prestige_cost": cost,
-            "points": points,
-            "florins": florins,
-            "workers": rnd.workers,
-            "prestige": steps,
-            "houses": rnd.houses,
-            "persons": rnd.hires,
-            "tiles": rnd.tiles,
+            "points": [ps.points - ps.start_points for ps in seats],
+            "florins": [ps.florins - ps.start_florins for ps in seats],
+            "workers": [ps.gained_workers for ps in seats],
+            "prestige": [ps.step - ps.start_step for ps in seats],
+            "houses": [ps.built_houses for ps in seats],
+            "persons": [ps.hires for ps in seats],
+            "tiles": [ps.tiles for ps in seats],
             "statues": rnd.taken,
             "penalties": rnd.suffered,
             "flipped": rnd.flipped,
@@ -1163,45 +1209,44 @@ def _prestige(st: State, climbers: list[Any], cost: int, rnd: _Round) -> None:
                 seat,
             )
         last = pos
-        if st.step[seat] >= TOP_STEP:
+        ps = st.seats[seat]
+        if ps.step >= TOP_STEP:
             raise _error("prestige_at_top", f"seat {seat} is on the top step", rnd, seat)
-        if st.florins[seat] < cost:
+        if ps.florins < cost:
             raise _error(
                 "not_enough_florins",
-                f"seat {seat} has {st.florins[seat]} florins, {cost} needed",
+                f"seat {seat} has {ps.florins} florins, {cost} needed",
                 rnd,
                 seat,
             )
-        st.florins[seat] = st.florins[seat] - cost
-        st.step[seat] = st.step[seat] + 1
+        ps.florins -= cost
+        ps.step += 1
 
 
 def _majorities(st: State, rnd: _Round) -> None:
     """Phase 4 (B5): a seat that alone leads flips the tile for good (noted in the round)."""
-    n = st.players
-    steps = st.step
-    in_play = st.in_play
-    canal = st.canal
     best_step = 0
     step_leader = -1
     best_persons = 0
     persons_leader = -1
     best_tiles = 0
     tiles_leader = -1
-    for s in range(n):
-        v = steps[s]
+    seats = st.seats
+    for s in range(st.players):
+        ps = seats[s]
+        v = ps.step
         if v > best_step:
             best_step = v
             step_leader = s
         elif v == best_step:
             step_leader = -1
-        v = in_play[s]
+        v = ps.in_play
         if v > best_persons:
             best_persons = v
             persons_leader = s
         elif v == best_persons:
             persons_leader = -1
-        v = canal[s * 2] + canal[s * 2 + 1]
+        v = ps.canal[0] + ps.canal[1]
         if v > best_tiles:
             best_tiles = v
             tiles_leader = s
@@ -1217,7 +1262,8 @@ def _majorities(st: State, rnd: _Round) -> None:
 
 
 def _flip(st: State, rnd: _Round, seat: int, tile: int) -> None:
+    ps = st.seats[seat]
     bit = 1 << tile
-    if not st.flipped[seat] & bit:
-        st.flipped[seat] = st.flipped[seat] | bit
+    if not ps.flipped & bit:
+        ps.flipped |= bit
         rnd.flipped.append([seat, MAJORITIES[tile]])

@@ -157,16 +157,16 @@ def read_table(state: State) -> Table:
     seats: list[Seat] = []
     pending: list[tuple[int, str]] = []
     for s in range(n):
-        base = s * NCOLORS
+        ps = state.seats[s]
         houses = [
             House(
                 h,
-                COLORS[state.house_color[s][h]],
-                state.p_id[p] if (p := state.house_person[s][h]) >= 0 else None,
+                COLORS[ps.houses[h]],
+                state.persons[p].id if (p := ps.tenants[h]) >= 0 else None,
             )
-            for h in range(len(state.house_color[s]))
+            for h in range(len(ps.houses))
         ]
-        canals = {name: state.canal[s * 2 + k] for k, name in enumerate(SECTIONS)}
+        canals = {name: ps.canal[k] for k, name in enumerate(SECTIONS)}
         spaces = []
         for k, name in enumerate(SECTIONS):
             built = canals[name]
@@ -182,35 +182,35 @@ def read_table(state: State) -> Table:
             Seat(
                 seat=s,
                 name=state.names[s],
-                florins=state.florins[s],
-                points=state.points[s],
-                step=state.step[s],
-                workers={COLORS[c]: state.workers[base + c] for c in range(NCOLORS)},
-                threats={COLORS[c]: state.threats[base + c] for c in range(NCOLORS)},
+                florins=ps.florins,
+                points=ps.points,
+                step=ps.step,
+                workers={COLORS[c]: ps.workers[c] for c in range(NCOLORS)},
+                threats={COLORS[c]: ps.threats[c] for c in range(NCOLORS)},
                 houses=houses,
                 canals=canals,
-                statues=list(state.statues[s]),
-                majorities=[MAJORITIES[t] for t in range(3) if state.flipped[s] >> t & 1],
+                statues=list(ps.statues),
+                majorities=[MAJORITIES[t] for t in range(3) if ps.flipped >> t & 1],
                 next_spaces=spaces,
             )
         )
         for c in range(NCOLORS):
-            if state.threats[base + c] >= PENALTY_AT:
+            if ps.threats[c] >= PENALTY_AT:
                 pending.append((s, COLORS[c]))
     playing = state.round_no + 1
     persons = [
         Person(
-            id=state.p_id[p],
-            name=state.p_name[p],
-            price=state.p_price[p],
-            group=GROUPS[state.p_group[p]],
-            icon=ICONS[state.p_icon[p]],
-            worker=COLORS[state.p_worker[p]] if state.p_worker[p] >= 0 else None,
-            seat=state.p_owner[p],
-            status=STATUS_NAMES[state.p_status[p]],
-            used=state.p_used[p] == playing,
+            id=p.id,
+            name=p.name,
+            price=p.price,
+            group=GROUPS[p.group],
+            icon=ICONS[p.icon],
+            worker=COLORS[p.worker] if p.worker >= 0 else None,
+            seat=p.owner,
+            status=STATUS_NAMES[p.status],
+            used=p.used == playing,
         )
-        for p in range(len(state.p_id))
+        for p in state.persons
     ]
     return Table(
         round_no=playing,
