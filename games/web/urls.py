@@ -26,6 +26,6 @@ urlpatterns = [
     path("jobs/rescore/<int:pk>/resume/", views.job_resume, name="job-resume"),
 ]
 
-# Pages of a game's own (Pot de Vin's decks), from its plugin's web part.
+# Pages of a game's own (Pot de Vin's decks, Bruges editions), from its plugin's web part.
 for _plugin in plugins().values():
     urlpatterns += getattr(_plugin.part("web"), "urlpatterns", [])

@@ -583,6 +583,14 @@ def test_home_lists_games_and_the_leaderboard(
         assert f'href="{reverse("web:player", args=[player.pk])}">{name}</a>' in board
 
 
+def test_the_main_menu_links_to_the_pages_each_game_has_of_its_own(web: Client) -> None:
+    nav = web.get(reverse("web:home")).content.decode().split('aria-label="Main"')[1]
+    nav = nav.split("</nav>")[0]
+    assert f'<a href="{reverse("web:decks")}">Decks</a>' in nav  # Pot de Vin
+    assert f'<a href="{reverse("web:bruges-editions")}">Bruges editions</a>' in nav
+    assert nav.index("Decks") < nav.index("Bruges editions")  # in the plugins' order
+
+
 # --- Decks --------------------------------------------------------------------------------
 
 

@@ -645,3 +645,6 @@ def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
 
 # Included by ``games/web/urls.py`` under the ``web`` namespace.
 urlpatterns = edition_pages.urlpatterns
+
+# Links of the main menu to pages of this game's own: (label, url name).
+MENU = [("Bruges editions", "web:bruges-editions")]

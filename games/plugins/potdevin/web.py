@@ -815,3 +815,6 @@ urlpatterns = [
     path("decks/new/", deck_new, name="deck-new"),
     path("decks/<slug:key>/", deck_detail, name="deck"),
 ]
+
+# Links of the main menu to pages of this game's own: (label, url name).
+MENU = [("Decks", "web:decks")]
