@@ -8,10 +8,12 @@ from typing import Any
 
 from django import forms
 
-from games import selectors
-from games.models import name_key
+from games import selectors, services
+from games.errors import RecordError
+from games.models import Edition, name_key
 from games.plugins import GamePlugin
 from games.web import present
+from scoring.engine import LogError
 
 NAME_MAX_LENGTH = 80
 
@@ -147,3 +149,25 @@ class RescoreForm(forms.Form):
 
     def job_params(self) -> dict[str, Any]:
         return {k: v for k, v in self.cleaned_data.items() if v not in (None, "")}
+
+
+def edition_create_from_form(
+    form: forms.Form, *, game_type: str, data: dict[str, Any], created_by: Any
+) -> Edition | None:
+    """Store a new, unverified version of an edition from a valid "new from existing" form
+    (key, description; ``data`` read from the form by its game). A refusal goes back on the
+    form: a taken or bad key on ``key``, data the engine rejects on the form; then None."""
+    try:
+        return services.edition_create(
+            game_type=game_type,
+            key=form.cleaned_data["key"],
+            data=data,
+            description=form.cleaned_data["description"],
+            verified=False,  # staff mark it verified once checked against the printed game
+            created_by=created_by,
+        )
+    except RecordError as exc:
+        form.add_error("key", exc.message)
+    except LogError as exc:
+        form.add_error(None, exc.message)
+    return None

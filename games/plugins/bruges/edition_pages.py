@@ -18,10 +18,9 @@ from django.shortcuts import redirect, render
 from django.urls import path
 
 from games import services
-from games.errors import RecordError
 from games.models import Edition
 from games.plugins.bruges import words
-from scoring.engine import LogError
+from games.web.forms import edition_create_from_form
 from scoring.engine.bruges.rules import COLORS, SECTIONS, SPACES, TOP_STEP
 
 GAME_TYPE = "bruges"
@@ -180,20 +179,10 @@ def edition_new(request: HttpRequest) -> HttpResponse:
         initial={"key": f"{source.key}-v2", "description": f"Corrected from {source.key}."},
     )
     if request.method == "POST" and form.is_valid():
-        try:
-            created = services.edition_create(
-                game_type=GAME_TYPE,
-                key=form.cleaned_data["key"],
-                data=form.edition_data(),
-                description=form.cleaned_data["description"],
-                verified=False,  # staff mark it verified once checked against the board
-                created_by=request.user,
-            )
-        except RecordError as exc:
-            form.add_error("key", exc.message)
-        except LogError as exc:
-            form.add_error(None, exc.message)
-        else:
+        created = edition_create_from_form(
+            form, game_type=GAME_TYPE, data=form.edition_data(), created_by=request.user
+        )
+        if created is not None:
             messages.success(request, f"Bruges edition {created.key} created.")
             return redirect("web:bruges-edition", key=created.key)
     return render(request, "web/bruges/edition_new.html", {"form": form, "source": source})

@@ -24,6 +24,7 @@ from games.errors import RecordError
 from games.models import Edition, Game, Player, Seat
 from games.selectors import engine_state
 from games.web import present
+from games.web.forms import edition_create_from_form
 from scoring.engine import LogError
 from scoring.engine.potdevin.cards import (
     CARD_NAMES,
@@ -790,20 +791,10 @@ def deck_new(request: HttpRequest) -> HttpResponse:
         initial={"key": f"{source.key}-v2", "description": f"Corrected from {source.key}."},
     )
     if request.method == "POST" and form.is_valid():
-        try:
-            created = services.edition_create(
-                game_type=GAME_TYPE,
-                key=form.cleaned_data["key"],
-                data=form.cards(),
-                description=form.cleaned_data["description"],
-                verified=False,  # staff mark it verified once checked
-                created_by=request.user,
-            )
-        except RecordError as exc:
-            form.add_error("key", exc.message)
-        except LogError as exc:
-            form.add_error(None, exc.message)
-        else:
+        created = edition_create_from_form(
+            form, game_type=GAME_TYPE, data=form.cards(), created_by=request.user
+        )
+        if created is not None:
             messages.success(request, f"Deck {created.key} created.")
             return redirect("web:deck", key=created.key)
     return render(request, "web/potdevin/deck_new.html", {"form": form, "source": source})
