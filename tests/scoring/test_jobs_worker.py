@@ -73,6 +73,9 @@ class WorkerPool:
     def stop(self) -> None:
         for worker in self.started:
             worker.stop()
+            # Captured output: pytest shows it only when the test failed.
+            lines = Path(worker.log.name).read_text(errors="replace").splitlines()
+            print(f"--- {worker.log.name}, last lines ---", *lines[-40:], sep="\n")
 
 
 class Worker:
@@ -161,13 +164,14 @@ def workers(redis_broker: str) -> Iterator[WorkerPool]:
 def folder_broker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The embedded folder queue (what `make run` uses), in a folder of this test's own, for
     this process and the workers it starts; yields the folder the messages wait in."""
+    conf = celery_app.conf
+    # Saved before the variable is set: Celery's broker_url reads the variable first.
+    saved = conf.broker_url, conf.broker_transport_options
     url = f"filesystem://{tmp_path}"
     monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery reads it before its own setting
     _, options = celery_broker({"CELERY_BROKER_URL": url}, tmp_path)
     for folder in broker_folders(options):
         folder.mkdir(parents=True, exist_ok=True)
-    conf = celery_app.conf
-    saved = conf.broker_url, conf.broker_transport_options
     conf.broker_url, conf.broker_transport_options = url, options
     _forget_producers()
     yield Path(options["data_folder_out"])
