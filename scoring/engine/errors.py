@@ -1,7 +1,8 @@
-"""Errors shared by every game engine."""
+"""Errors, and the checks of a log header, shared by every game engine."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -59,3 +60,34 @@ def check_player_names(names: Any, *, game: str, fewest: int, most: int) -> list
             "bad_player_count", f"{game} is for {fewest} to {most} players, not {len(names)}"
         )
     return list(names)
+
+
+def check_header(log: Any, log_format: str) -> dict[str, Any]:
+    """The log as a dict (a mapping is copied) whose ``format`` is ``log_format``. Raises
+    ``LogError`` (malformed, unsupported_format)."""
+    if type(log) is not dict:
+        if not isinstance(log, Mapping):
+            raise LogError("malformed", "a log is a JSON object")
+        log = dict(log)
+    header: dict[str, Any] = log
+    if header.get("format") != log_format:
+        raise LogError(
+            "unsupported_format",
+            f"'format' must be {log_format!r}, not {header.get('format')!r}",
+        )
+    return header
+
+
+def check_first_player(first: Any, players: int) -> int:
+    """The header's ``first_player``: a seat (an int, not a bool). Raises ``LogError``
+    (bad_first_player)."""
+    if type(first) is not int or not 0 <= first < players:
+        raise LogError("bad_first_player", f"'first_player' must be a seat from 0 to {players - 1}")
+    seat: int = first
+    return seat
+
+
+def check_no_teams(teams: Any, *, game: str) -> None:
+    """A game without teams: ``teams`` is missing or null. Raises ``LogError`` (bad_teams)."""
+    if teams is not None:
+        raise LogError("bad_teams", f"{game} has no teams: 'teams' must be missing or null")

@@ -76,7 +76,13 @@ from scoring.engine.bruges.rules import (
     WORKERS_PER_ACTION,
     YELLOW,
 )
-from scoring.engine.errors import LogError, check_player_names
+from scoring.engine.errors import (
+    LogError,
+    check_first_player,
+    check_header,
+    check_no_teams,
+    check_player_names,
+)
 
 
 class Seat:
@@ -336,23 +342,11 @@ def start_state(log: Any, edition: Any = None) -> State:
     Raises ``LogError``: malformed, unsupported_format, bad_player_count, bad_first_player,
     bad_teams, unknown_edition, bad_edition.
     """
-    if type(log) is not dict:
-        if not isinstance(log, Mapping):
-            raise _malformed("a log is a JSON object")
-        log = dict(log)
-    header: dict[str, Any] = log
-    if header.get("format") != LOG_FORMAT:
-        raise LogError(
-            "unsupported_format",
-            f"'format' must be {LOG_FORMAT!r}, not {header.get('format')!r}",
-        )
+    header = check_header(log, LOG_FORMAT)
     names = check_players(header.get("players"))
     n = len(names)
-    first = header.get("first_player")
-    if type(first) is not int or not 0 <= first < n:
-        raise LogError("bad_first_player", f"'first_player' must be a seat from 0 to {n - 1}")
-    if header.get("teams") is not None:
-        raise LogError("bad_teams", "Bruges has no teams: 'teams' must be missing or null")
+    first = check_first_player(header.get("first_player"), n)
+    check_no_teams(header.get("teams"), game="Bruges")
     ed = choose_edition(header.get("edition"), edition)
     final = check_final(header.get("final"))
     st = State()

@@ -11,7 +11,7 @@ before the rules are checked in the order docs/complots-engine.md gives.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, TypeGuard
+from typing import Any, Final
 
 from scoring.engine.complots.rules import (
     ACTION_CLAIMS,
@@ -54,7 +54,13 @@ from scoring.engine.complots.rules import (
     VARIANT_NAMES,
     copies_for,
 )
-from scoring.engine.errors import LogError, check_player_names
+from scoring.engine.errors import (
+    LogError,
+    check_first_player,
+    check_header,
+    check_no_teams,
+    check_player_names,
+)
 
 # RINGS[n][s]: the seats of an n-player table clockwise after s, s last (shared, never changed).
 RINGS: Final = {
@@ -173,10 +179,6 @@ class State:
         return VARIANT_NAMES[self.variant]
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    return type(value) is int  # bool is an int subclass, and True is no seat
-
-
 def _malformed(message: str, *, turn: int | None = None, seat: int | None = None) -> LogError:
     return LogError("malformed", message, round=turn, seat=seat, turn=turn)
 
@@ -212,24 +214,12 @@ def start_state(log: Any) -> State:
     Raises ``LogError``: malformed, unsupported_format, bad_player_count, bad_variant,
     bad_first_player, bad_teams.
     """
-    if type(log) is not dict:
-        if not isinstance(log, Mapping):
-            raise _malformed("a log is a JSON object")
-        log = dict(log)
-    header: dict[str, Any] = log
-    if header.get("format") != LOG_FORMAT:
-        raise LogError(
-            "unsupported_format",
-            f"'format' must be {LOG_FORMAT!r}, not {header.get('format')!r}",
-        )
+    header = check_header(log, LOG_FORMAT)
     names = check_players(header.get("players"))
     n = len(names)
     variant = check_variant(header.get("variant"))
-    first = header.get("first_player")
-    if not _is_int(first) or not 0 <= first < n:
-        raise LogError("bad_first_player", f"'first_player' must be a seat from 0 to {n - 1}")
-    if header.get("teams") is not None:
-        raise LogError("bad_teams", "Complots has no teams: 'teams' must be missing or null")
+    first = check_first_player(header.get("first_player"), n)
+    check_no_teams(header.get("teams"), game="Complots")
     st = State()
     st.names = names
     st.players = n

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from scoring.engine.errors import LogError
+from scoring.engine.errors import LogError, check_first_player, check_header
 from scoring.engine.potdevin.cards import (
     ALL_CARDS_MASK,
     CARD_BIT,
@@ -340,23 +340,13 @@ def start_state(log: Any, deck: Deck | None = None) -> State:
     unknown_deck, bad_teams, bad_hands, bad_trump_pile, unknown_card, duplicate_card,
     bad_joker_placement.
     """
-    if type(log) is not dict:
-        if not isinstance(log, Mapping):
-            raise _malformed("a log is a JSON object")
-        log = dict(log)
-    return _start_state(log, deck)
+    return _start_state(check_header(log, LOG_FORMAT), deck)
 
 
 def _start_state(log: dict[str, Any], deck: Deck | None) -> State:
-    if log.get("format") != LOG_FORMAT:
-        raise LogError(
-            "unsupported_format", f"'format' must be {LOG_FORMAT!r}, not {log.get('format')!r}"
-        )
     names, setup = check_players(log.get("players"))
     n = setup.players
-    first = log.get("first_player")
-    if not _is_int(first) or not 0 <= first < n:
-        raise LogError("bad_first_player", f"'first_player' must be a seat from 0 to {n - 1}")
+    first = check_first_player(log.get("first_player"), n)
     if deck is None:
         deck_id = log.get("deck", DEFAULT_DECK_ID)
         if deck_id is None:
