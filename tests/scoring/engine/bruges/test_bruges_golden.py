@@ -12,7 +12,6 @@ tie-breaks, florins, workers, tokens, houses, persons, canals, majorities and st
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +19,9 @@ import pytest
 
 from scoring.engine.bruges import ENGINE
 from tests.scoring.engine.bruges import reference
+from tests.scoring.engine.golden import entry_by_entry, golden_files, load
 
-GOLDEN_DIR = Path(__file__).resolve().parents[3] / "golden" / "bruges"
-GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
-
-
-def load(path: Path) -> dict[str, Any]:
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    assert set(doc) == {"log", "expected"}, path.name
-    return doc
+GOLDEN_FILES = golden_files("bruges")
 
 
 def features(log: dict[str, Any]) -> set[str]:
@@ -92,10 +85,7 @@ def test_engine_matches_golden(path: Path) -> None:
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_engine_round_by_round_matches_golden(path: Path) -> None:
     doc = load(path)
-    state = ENGINE.start(doc["log"])
-    for entry in doc["log"]["rounds"]:
-        state = ENGINE.apply_entry(state, entry)
-    assert reference.picked(ENGINE.result(state)) == doc["expected"]
+    assert reference.picked(entry_by_entry(ENGINE, doc["log"])) == doc["expected"]
 
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)

@@ -10,7 +10,6 @@ outcomes and K4 counts, by ``replay`` and turn by turn. To add or rebuild a gold
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +17,9 @@ import pytest
 
 from scoring.engine.complots import ENGINE
 from tests.scoring.engine.complots import reference
+from tests.scoring.engine.golden import entry_by_entry, golden_files, load
 
-GOLDEN_DIR = Path(__file__).resolve().parents[3] / "golden" / "complots"
-GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
-
-
-def load(path: Path) -> dict[str, Any]:
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    assert set(doc) == {"log", "expected"}, path.name
-    return doc
+GOLDEN_FILES = golden_files("complots")
 
 
 def features(log: dict[str, Any]) -> set[str]:
@@ -93,10 +86,7 @@ def test_engine_matches_golden(path: Path) -> None:
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_engine_turn_by_turn_matches_golden(path: Path) -> None:
     doc = load(path)
-    state = ENGINE.start(doc["log"])
-    for turn in doc["log"]["turns"]:
-        state = ENGINE.apply_entry(state, turn)
-    assert reference.picked(ENGINE.result(state)) == doc["expected"]
+    assert reference.picked(entry_by_entry(ENGINE, doc["log"])) == doc["expected"]
 
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)

@@ -17,17 +17,11 @@ import pytest
 from django.core.management import call_command
 
 from scoring.engine import get_engine
+from tests.scoring.engine.golden import entry_by_entry, golden_files, load
 from tests.scoring.engine.potdevin import reference
 
 ENGINE = get_engine("pot-de-vin")
-GOLDEN_DIR = Path(__file__).resolve().parents[3] / "golden" / "potdevin"
-GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.json"))
-
-
-def load(path: Path) -> dict[str, Any]:
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    assert set(doc) == {"log", "expected"}, path.name
-    return doc
+GOLDEN_FILES = golden_files("potdevin")
 
 
 def picked(result: dict[str, Any]) -> dict[str, Any]:
@@ -88,10 +82,7 @@ def test_engine_matches_golden(path: Path) -> None:
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_engine_round_by_round_matches_golden(path: Path) -> None:
     doc = load(path)
-    state = ENGINE.start(doc["log"])
-    for rnd in doc["log"]["rounds"]:
-        state = ENGINE.apply_round(state, rnd)
-    assert picked(ENGINE.result(state)) == doc["expected"]
+    assert picked(entry_by_entry(ENGINE, doc["log"])) == doc["expected"]
 
 
 def write_logs(tmp_path: Path) -> list[Path]:
