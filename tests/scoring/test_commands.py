@@ -12,8 +12,7 @@ from django.core.management import CommandError, call_command
 
 from games.models import Game
 from tests.scoring.engine.complots import reference as complots_reference
-
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+from tests.scoring.engine.golden import golden_files, load
 
 
 def run(*args: str) -> str:
@@ -23,17 +22,17 @@ def run(*args: str) -> str:
 
 
 def test_replay_reads_each_log_by_its_format(tmp_path: Path) -> None:
-    complots = sorted((GOLDEN / "complots").glob("*.json"))[:2]
-    potdevin = sorted((GOLDEN / "potdevin").glob("*.json"))[:1]
+    complots = golden_files("complots")[:2]
+    potdevin = golden_files("potdevin")[:1]
     paths = []
     for path in [*complots, *potdevin]:
         target = tmp_path / path.name
-        target.write_text(json.dumps(json.loads(path.read_text())["log"]), encoding="utf-8")
+        target.write_text(json.dumps(load(path)["log"]), encoding="utf-8")
         paths.append(target)
     lines = run("replay", *map(str, paths)).splitlines()
     assert len(lines) == 3
     for line, path in zip(lines[:2], complots, strict=True):
-        expected = json.loads(path.read_text())["expected"]  # the reference's, not the engine's
+        expected = load(path)["expected"]  # the reference's, not the engine's
         assert complots_reference.picked(json.loads(line)) == expected
     assert json.loads(lines[2])["format"] == "potdevin-result/1"
 
