@@ -11,6 +11,25 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
+def players_schema(fewest: int, most: int) -> dict[str, Any]:
+    """The JSON schema of a log header's ``players``, the same in every game's format."""
+    return {
+        "type": "array",
+        "description": "Player names in seat order, clockwise.",
+        "minItems": fewest,
+        "maxItems": most,
+        "items": {"type": "string", "minLength": 1, "pattern": "\\S"},
+    }
+
+
+# The optional keys every log header may carry, whatever the game (the export writes them).
+LOG_NOTES_SCHEMA: dict[str, Any] = {
+    "played_on": {"type": ["string", "null"]},
+    "location": {"type": ["string", "null"]},
+    "notes": {"type": ["string", "null"]},
+}
+
+
 @dataclass(frozen=True)
 class StatDef:
     """A per-player statistic a game contributes: a number read from each seat's entry in the

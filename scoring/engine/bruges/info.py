@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from scoring.engine.base import GameInfo, StatDef
+from scoring.engine.base import LOG_NOTES_SCHEMA, GameInfo, StatDef, players_schema
 from scoring.engine.bruges.editions import BUILTIN_EDITIONS, edition_from_data
 from scoring.engine.bruges.rules import (
     ACTIONS,
@@ -75,13 +75,7 @@ HEADER_SCHEMA: Final[dict[str, Any]] = {
     "required": ["format", "players", "first_player"],
     "properties": {
         "format": {"const": LOG_FORMAT},
-        "players": {
-            "type": "array",
-            "description": "Player names in seat order, clockwise.",
-            "minItems": MIN_PLAYERS,
-            "maxItems": MAX_PLAYERS,
-            "items": {"type": "string", "minLength": 1, "pattern": "\\S"},
-        },
+        "players": players_schema(MIN_PLAYERS, MAX_PLAYERS),
         "first_player": _SEAT,
         "edition": {
             "description": "A built-in edition (B1); missing or null is 'standard'.",
@@ -89,9 +83,7 @@ HEADER_SCHEMA: Final[dict[str, Any]] = {
         },
         "teams": {"type": "null", "description": "Bruges has no teams."},
         "final": _FINAL,
-        "played_on": {"type": ["string", "null"]},
-        "location": {"type": ["string", "null"]},
-        "notes": {"type": ["string", "null"]},
+        **LOG_NOTES_SCHEMA,
     },
     "additionalProperties": True,
 }

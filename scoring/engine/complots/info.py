@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from scoring.engine.base import GameInfo, StatDef
+from scoring.engine.base import LOG_NOTES_SCHEMA, GameInfo, StatDef, players_schema
 from scoring.engine.complots.rules import (
     ACTION_NAMES,
     CHARACTER_NAMES,
@@ -43,22 +43,14 @@ HEADER_SCHEMA: Final[dict[str, Any]] = {
     "required": ["format", "players", "first_player"],
     "properties": {
         "format": {"const": LOG_FORMAT},
-        "players": {
-            "type": "array",
-            "description": "Player names in seat order, clockwise.",
-            "minItems": MIN_PLAYERS,
-            "maxItems": MAX_PLAYERS,
-            "items": {"type": "string", "minLength": 1, "pattern": "\\S"},
-        },
+        "players": players_schema(MIN_PLAYERS, MAX_PLAYERS),
         "variant": {
             "description": "The fifth character; missing or null is the base game (ambassador).",
             "enum": [*VARIANT_NAMES, None],
         },
         "first_player": _SEAT,
         "teams": {"type": "null", "description": "Complots has no teams."},
-        "played_on": {"type": ["string", "null"]},
-        "location": {"type": ["string", "null"]},
-        "notes": {"type": ["string", "null"]},
+        **LOG_NOTES_SCHEMA,
     },
     "additionalProperties": True,
 }

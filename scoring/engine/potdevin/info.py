@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from scoring.engine.base import GameInfo, StatDef
+from scoring.engine.base import LOG_NOTES_SCHEMA, GameInfo, StatDef, players_schema
 from scoring.engine.potdevin.decks import BUILTIN_DECKS, STANDARD_DECK, deck_from_dict
 from scoring.engine.potdevin.rules import GAME_ID, LOG_FORMAT, SETUPS, TEAM_COUNTS
 from scoring.engine.potdevin.simulate import simulate
@@ -17,7 +17,7 @@ HEADER_SCHEMA: Final[dict[str, Any]] = {
     "required": ["format", "players", "first_player"],
     "properties": {
         "format": {"const": LOG_FORMAT},
-        "players": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 6},
+        "players": players_schema(min(SETUPS), max(SETUPS)),
         "first_player": {"type": "integer", "minimum": 0},
         "teams": {
             "type": ["array", "null"],
@@ -38,6 +38,7 @@ HEADER_SCHEMA: Final[dict[str, Any]] = {
             "description": "Explicit Joker placement per seat (D5).",
         },
         "rounds": {"type": "array"},
+        **LOG_NOTES_SCHEMA,
     },
 }
 
