@@ -682,6 +682,16 @@ def _effect(
 # --- the actions (phase 3) ------------------------------------------------------------------
 
 
+def _pay(ps: Seat, cost: int, seat: int, rnd: _Round) -> None:
+    """A hire, a canal tile or a prestige step: the seat pays ``cost`` florins, or the log is
+    refused."""
+    if ps.florins < cost:
+        raise _error(
+            "not_enough_florins", f"seat {seat} has {ps.florins} florins, {cost} needed", rnd, seat
+        )
+    ps.florins -= cost
+
+
 def _hire(st: State, ps: Seat, step: dict[str, Any], seat: int, rnd: _Round) -> int:
     """A ``person`` action; returns the index of the person hired."""
     house = step.get("house")
@@ -709,14 +719,7 @@ def _hire(st: State, ps: Seat, step: dict[str, Any], seat: int, rnd: _Round) -> 
         p = len(st.persons)
         person = _new_person(st, given, seat, rnd)
     price = person.price
-    if ps.florins < price:
-        raise _error(
-            "not_enough_florins",
-            f"seat {seat} has {ps.florins} florins, {price} needed",
-            rnd,
-            seat,
-        )
-    ps.florins -= price
+    _pay(ps, price, seat, rnd)
     tenants[house] = p
     person.owner = seat
     person.status = IN_PLAY
@@ -804,14 +807,7 @@ def _canal(st: State, ps: Seat, step: dict[str, Any], seat: int, color: int, rnd
             seat,
         )
     cost = ed.canal_cost[space]
-    if ps.florins < cost:
-        raise _error(
-            "not_enough_florins",
-            f"seat {seat} has {ps.florins} florins, {cost} needed",
-            rnd,
-            seat,
-        )
-    ps.florins -= cost
+    _pay(ps, cost, seat, rnd)
     canal[s] = k + 1
     ps.tiles += 1
     bit = 1 << s
@@ -1206,14 +1202,7 @@ def _prestige(st: State, climbers: list[Any], cost: int, rnd: _Round) -> None:
         ps = st.seats[seat]
         if ps.step >= TOP_STEP:
             raise _error("prestige_at_top", f"seat {seat} is on the top step", rnd, seat)
-        if ps.florins < cost:
-            raise _error(
-                "not_enough_florins",
-                f"seat {seat} has {ps.florins} florins, {cost} needed",
-                rnd,
-                seat,
-            )
-        ps.florins -= cost
+        _pay(ps, cost, seat, rnd)
         ps.step += 1
 
 
