@@ -215,6 +215,18 @@ def _wait_done(client: APIClient, path: str, timeout: float = 90) -> dict[str, A
     raise AssertionError(f"job not done in {timeout} s: {body['done']}/{body['total']}")
 
 
+def _assert_every_game_scored_once(
+    job: dict[str, Any], job_id: int, expected: dict[int, dict[str, Any]]
+) -> None:
+    """The job is done without failures, one item per game (none twice, none missing), and
+    every game holds the result expected of it."""
+    assert (job["status"], job["done"], job["failures"]) == ("done", len(expected), [])
+    keys = list(JobItem.objects.filter(job_id=job_id).values_list("key", flat=True))
+    assert sorted(keys) == sorted(expected)
+    for game_id, result in expected.items():
+        assert Game.objects.get(pk=game_id).result == result
+
+
 def _replay_stored(game: Game, cards: dict[str, list[str]]) -> dict[str, Any]:
     """The game's stored log replayed here, in this process, with the given deck layout."""
     log = services.game_export_log(game=game)
@@ -292,11 +304,8 @@ def test_a_killed_worker_leaves_every_game_scored_exactly_once(
     workers.start("rescuer")
     job = _wait_done(staff, f"/api/rescore/{job_id}/")
 
-    assert (job["status"], job["done"], job["failures"]) == ("done", 1200, [])
-    keys = list(JobItem.objects.filter(job_id=job_id).values_list("key", flat=True))
-    assert sorted(keys) == sorted(expected)  # one item per game: none twice, none missing
-    for game_id, result in expected.items():
-        assert Game.objects.get(pk=game_id).result == result
+    assert job["done"] == 1200
+    _assert_every_game_scored_once(job, job_id, expected)
 
 
 def _batches_taken(queue: str, job_id: int) -> list[list[int]]:
@@ -446,6 +455,20 @@ def _waiting(folder: Path) -> int:
     return len(list(folder.glob("*.msg")))
 
 
+def _kill_a_folder_worker_in_a_batch(
+    pool: WorkerPool, name: str, folder: Path, batches: list[list[int]]
+) -> None:
+    """A worker takes a batch (the folder queue hands them out in no set order) and, while it
+    waits on a game of it, is killed: the batch it took is gone with it."""
+    with _locked([batch[0] for batch in batches]):
+        doomed = pool.start(name)
+        deadline = time.monotonic() + 60
+        while _waiting(folder) == len(batches):
+            assert time.monotonic() < deadline, "the worker never took a batch"
+            time.sleep(0.02)
+        doomed.kill()
+
+
 def test_a_batch_the_folder_queue_lost_is_sent_again_on_resume(
     folder_broker: Path, staff: APIClient, settings: Any
 ) -> None:
@@ -462,16 +485,8 @@ def test_a_batch_the_folder_queue_lost_is_sent_again_on_resume(
         job_id = staff.post("/api/rescore/", {"new_deck": "corrected"}, format="json").json()["id"]
         assert _waiting(folder_broker) == 4
 
-        # A worker takes a batch (the folder queue hands them out in no set order) and, while it
-        # waits on a game of it, is killed.
         batches = [ids[k : k + 100] for k in range(0, 400, 100)]
-        with _locked([batch[0] for batch in batches]):
-            doomed = pool.start("folder-doomed")
-            deadline = time.monotonic() + 60
-            while _waiting(folder_broker) == 4:
-                assert time.monotonic() < deadline, "the worker never took a batch"
-                time.sleep(0.02)
-            doomed.kill()
+        _kill_a_folder_worker_in_a_batch(pool, "folder-doomed", folder_broker, batches)
         assert JobItem.objects.filter(job_id=job_id).count() == 0
 
         # Another worker does the three batches left; one is gone with the killed worker.
@@ -492,11 +507,8 @@ def test_a_batch_the_folder_queue_lost_is_sent_again_on_resume(
     finally:
         pool.stop()
 
-    assert (job["status"], job["done"], job["failures"]) == ("done", 400, [])
-    keys = list(JobItem.objects.filter(job_id=job_id).values_list("key", flat=True))
-    assert sorted(keys) == sorted(ids)  # one item per game: none twice, none missing
-    for game_id, result in expected.items():
-        assert Game.objects.get(pk=game_id).result == result
+    assert job["done"] == 400
+    _assert_every_game_scored_once(job, job_id, expected)
 
 
 def test_a_batch_the_folder_queue_lost_is_resumed_by_the_workers_beat(
@@ -514,20 +526,11 @@ def test_a_batch_the_folder_queue_lost_is_resumed_by_the_workers_beat(
         job_id = staff.post("/api/rescore/", {"new_deck": "corrected"}, format="json").json()["id"]
         assert _waiting(folder_broker) == 3
         batches = [ids[k : k + 100] for k in range(0, 300, 100)]
-        with _locked([batch[0] for batch in batches]):
-            doomed = pool.start("folder-beat-doomed")
-            deadline = time.monotonic() + 60
-            while _waiting(folder_broker) == 3:
-                assert time.monotonic() < deadline, "the worker never took a batch"
-                time.sleep(0.02)
-            doomed.kill()  # the batch it took is gone with it
+        _kill_a_folder_worker_in_a_batch(pool, "folder-beat-doomed", folder_broker, batches)
         pool.start("folder-beat-rescuer", beat=True, env={"POTDEVIN_JOB_STALL_SECONDS": "3"})
         job = _wait_done(staff, f"/api/rescore/{job_id}/", timeout=120)
     finally:
         pool.stop()
 
-    assert (job["status"], job["done"], job["failures"]) == ("done", 300, [])
-    keys = list(JobItem.objects.filter(job_id=job_id).values_list("key", flat=True))
-    assert sorted(keys) == sorted(ids)  # one item per game: none twice, none missing
-    for game_id, result in expected.items():
-        assert Game.objects.get(pk=game_id).result == result
+    assert job["done"] == 300
+    _assert_every_game_scored_once(job, job_id, expected)
