@@ -7,6 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 
 from games import selectors, services
 from games.errors import RecordError
@@ -171,3 +175,17 @@ def edition_create_from_form(
     except LogError as exc:
         form.add_error(None, exc.message)
     return None
+
+
+def edition_mark_verified_from_post(
+    request: HttpRequest, edition: Edition, *, label: str, url_name: str
+) -> HttpResponse:
+    """The edition page's "verified" button (staff only): mark ``edition`` checked, or not,
+    against the printed game, say so, and go back to its page (``url_name``, by key)."""
+    if not request.user.is_staff:
+        raise PermissionDenied("staff only")
+    verified = request.POST.get("verified") == "1"
+    services.edition_mark_verified(edition=edition, verified=verified)
+    state = "verified" if verified else "not verified"
+    messages.success(request, f"{label} {edition.key} marked {state}.")
+    return redirect(url_name, key=edition.key)

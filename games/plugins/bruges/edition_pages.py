@@ -11,7 +11,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -20,7 +19,7 @@ from django.urls import path
 from games import services
 from games.models import Edition
 from games.plugins.bruges import words
-from games.web.forms import edition_create_from_form
+from games.web.forms import edition_create_from_form, edition_mark_verified_from_post
 from scoring.engine.bruges.rules import COLORS, SECTIONS, SPACES, TOP_STEP
 
 GAME_TYPE = "bruges"
@@ -158,13 +157,9 @@ def edition_list(request: HttpRequest) -> HttpResponse:
 def edition_detail(request: HttpRequest, key: str) -> HttpResponse:
     found = edition(key)
     if request.method == "POST":
-        if not request.user.is_staff:
-            raise PermissionDenied("staff only")
-        verified = request.POST.get("verified") == "1"
-        services.edition_mark_verified(edition=found, verified=verified)
-        state = "verified" if verified else "not verified"
-        messages.success(request, f"Bruges edition {found.key} marked {state}.")
-        return redirect("web:bruges-edition", key=found.key)
+        return edition_mark_verified_from_post(
+            request, found, label="Bruges edition", url_name="web:bruges-edition"
+        )
     context = {"edition": found, "board": board(found.data or {}), "games": found.games.count()}
     return render(request, "web/bruges/edition.html", context)
 

@@ -13,7 +13,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -24,7 +23,7 @@ from games.errors import RecordError
 from games.models import Edition, Game, Player, Seat
 from games.selectors import engine_state
 from games.web import present
-from games.web.forms import edition_create_from_form
+from games.web.forms import edition_create_from_form, edition_mark_verified_from_post
 from scoring.engine import LogError
 from scoring.engine.potdevin.cards import (
     CARD_NAMES,
@@ -755,14 +754,7 @@ def deck_list(request: HttpRequest) -> HttpResponse:
 def deck_detail(request: HttpRequest, key: str) -> HttpResponse:
     edition = deck(key)
     if request.method == "POST":
-        if not request.user.is_staff:
-            raise PermissionDenied("staff only")
-        verified = request.POST.get("verified") == "1"
-        services.edition_mark_verified(edition=edition, verified=verified)
-        messages.success(
-            request, f"Deck {edition.key} marked {'verified' if verified else 'not verified'}."
-        )
-        return redirect("web:deck", key=edition.key)
+        return edition_mark_verified_from_post(request, edition, label="Deck", url_name="web:deck")
     cards = edition.data or {}
     rows = []
     for letter, row in zip("APEU", card_grid(name="", prefix=""), strict=True):
