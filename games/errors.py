@@ -39,3 +39,7 @@ class RecordError(Exception):
 
 class GameConflict(RecordError):
     """A request that does not fit the game's current state (409): finished, stale, taken."""
+
+
+class Forbidden(RecordError):
+    """A request the user may not make on a record they can see (403)."""

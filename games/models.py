@@ -13,6 +13,17 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.names import KEY_GROWTH, MAX_NAME_LENGTH
+
+# The most entries one game may have. The longest real games are far shorter: Pot de Vin has
+# at most 16 rounds (its rules), Bruges ends when a draw pile runs out (about 8 rounds), and a
+# Complots game, the only one the rules do not bound, runs a few dozen turns (the longest of
+# 10,000 simulated 8-player games: see tests/games/test_stored_json.py). 1,000 leaves room for
+# any table while a game at the limit still reads in milliseconds.
+MAX_ENTRIES = 1000
+MAX_LOCATION_LENGTH = 120
+MAX_NOTES_LENGTH = 5000
+
 
 def name_key(name: str) -> str:
     """How player names are told apart: case and Unicode forms folded ("Úna", "úna" and "ÚNA"
@@ -23,10 +34,12 @@ def name_key(name: str) -> str:
 class Player(models.Model):
     """A person who plays, across games; may be linked to a user account."""
 
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=MAX_NAME_LENGTH)
     # Logs name players; two people called "ada" and "Ada" would be one in a log. Folding can
-    # lengthen a name ("ß" is "ss"): room for that.
-    name_key = models.CharField(max_length=240, unique=True, editable=False)
+    # lengthen a name ("ß" is "ss"): room for the most it can (games.names).
+    name_key = models.CharField(
+        max_length=KEY_GROWTH * MAX_NAME_LENGTH, unique=True, editable=False
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -109,7 +122,7 @@ class Game(models.Model):
     )
     variant = models.CharField(max_length=32, blank=True)
     played_on = models.DateField(default=timezone.localdate)
-    location = models.CharField(max_length=120, blank=True)
+    location = models.CharField(max_length=MAX_LOCATION_LENGTH, blank=True)
     notes = models.TextField(blank=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games"

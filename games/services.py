@@ -13,15 +13,37 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import adapters, events
-from games.errors import GameConflict, RecordError
-from games.models import Edition, Game, Player, Round, Seat, name_key
+from games import adapters, events, stored_json
+from games.errors import Forbidden, GameConflict, RecordError
+from games.models import (
+    MAX_ENTRIES,
+    MAX_LOCATION_LENGTH,
+    MAX_NOTES_LENGTH,
+    Edition,
+    Game,
+    Player,
+    Round,
+    Seat,
+    name_key,
+)
+from games.names import BadName, player_name
 from potdevin_site.memory import collector_paused
 from scoring.engine import ENGINES, GameInfo, LogError, engine_for_log, get_engine
 
 
+def clean_name(name: Any, *, seat: int | None = None, index: int | None = None) -> str:
+    """A player's name as stored (``games.names``). Raises ``RecordError`` (invalid_text,
+    too_long, blank_name) with the seat it was given for."""
+    if not isinstance(name, str):
+        raise RecordError("malformed", "a player's name is a string", seat=seat, index=index)
+    try:
+        return player_name(name)
+    except BadName as exc:
+        raise RecordError(exc.code, exc.message, seat=seat, index=index) from None
+
+
 def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any = None) -> Player:
-    name = name.strip()
+    name = clean_name(name)
     if Player.objects.filter(name_key=name_key(name)).exists():
         raise GameConflict("player_exists", f"a player called {name!r} already exists")
     try:
@@ -31,10 +53,18 @@ def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any =
         raise GameConflict("player_exists", f"a player called {name!r} already exists") from exc
 
 
-def player_update(*, player: Player, name: str) -> Player:
+def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = None) -> Player:
     """Rename a player. Raises ``GameConflict`` (player_exists) for a name another player has
-    (told apart by ``name_key``: case and Unicode forms folded)."""
-    name = name.strip()
+    (told apart by ``name_key``: case and Unicode forms folded), and ``Forbidden``
+    (player_in_others_games) when ``by`` is not staff and the player sits in a game ``by`` does
+    not own: a name in other people's records is theirs too."""
+    name = clean_name(name)
+    others_games = Seat.objects.filter(player=player).exclude(game__owner=by)
+    if by is not None and not by.is_staff and others_games.exists():
+        raise Forbidden(
+            "player_in_others_games",
+            "this player sits in games other users recorded: only staff rename them",
+        )
     if Player.objects.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
         raise GameConflict("player_exists", f"a player called {name!r} already exists")
     player.name = name
@@ -56,6 +86,36 @@ def _game_info(game_type: str) -> GameInfo:
         ) from None
 
 
+def _clean_header(info: GameInfo, header: dict[str, Any]) -> dict[str, Any]:
+    """Header values (teams, setup, finish) as stored: through the gate of ``stored_json``,
+    each without the keys its schema does not define."""
+    properties = stored_json.log_schema(info)["properties"]
+    root = stored_json.log_schema(info)
+    return {
+        key: stored_json.clean(value, {**properties.get(key, {}), "$defs": root["$defs"]}, path=key)
+        for key, value in header.items()
+    }
+
+
+def _clean_notes(location: Any, notes: Any) -> tuple[str, str]:
+    """A game's location and notes, refused (never cut) past their lengths."""
+    location = "" if location is None else str(location)
+    notes = "" if notes is None else str(notes)
+    stored_json.check_text(location, path="location", max_length=MAX_LOCATION_LENGTH)
+    stored_json.check_text(notes, path="notes", max_length=MAX_NOTES_LENGTH)
+    return location, notes
+
+
+def _clean_entry(info: GameInfo, entry: Any, number: int) -> Any:
+    """An entry as stored: through the gate, without the keys its format does not define.
+    Raises ``RecordError`` with the entry's number."""
+    try:
+        return stored_json.clean(entry, info.entry_schema)
+    except RecordError as exc:
+        exc.round = number
+        raise
+
+
 def edition_create(
     *,
     game_type: str,
@@ -68,11 +128,14 @@ def edition_create(
     """A new edition (version of a game's printed data). Raises ``LogError`` for data the
     engine refuses (Pot de Vin: bad_deck), ``GameConflict`` (edition_exists) for a taken key."""
     info = _game_info(game_type)
-    if info.edition_from_data is None:
+    if info.edition_from_data is None or info.edition_to_data is None:
         raise RecordError("no_editions", f"{info.label} has no editions")
     if not isinstance(data, dict):  # every game's printed data is an object of named parts
         raise LogError(f"bad_{info.edition_log_key}", "an edition's data is a JSON object")
-    info.edition_from_data(key, data)
+    stored_json.check(data, path="data")
+    stored_json.check_text(description, path="description", max_length=MAX_NOTES_LENGTH)
+    # What is stored is what the engine read: keys it does not know are not kept.
+    data = info.edition_to_data(info.edition_from_data(key, data))
     if Edition.objects.filter(game_type=game_type, key=key).exists():
         raise GameConflict(
             f"{info.edition_log_key}_exists",
@@ -126,10 +189,10 @@ def edition_default(game_type: str) -> Edition | None:
 
 
 def _players_by_name(names: Sequence[str], created_by: AbstractBaseUser | None) -> list[Player]:
-    """The players with these names, creating the ones not met before (told apart by
-    ``name_key``: case and Unicode forms folded)."""
+    """The players with these names (already ``clean_name``d), creating the ones not met
+    before (told apart by ``name_key``: case and Unicode forms folded)."""
     keys = [name_key(n) for n in names]
-    wanted = {k: n.strip() for k, n in zip(keys, names, strict=True)}
+    wanted = dict(zip(keys, names, strict=True))
     found = {p.name_key: p for p in Player.objects.filter(name_key__in=list(wanted))}
     missing = [
         Player(name=wanted[k], name_key=k, created_by=created_by) for k in wanted if k not in found
@@ -150,7 +213,7 @@ def players_resolve(
     """Players by id, or by name (a new name creates a player), in the order given."""
     ids = [r for r in refs if isinstance(r, int)]
     by_id = Player.objects.in_bulk(ids)
-    names = [r for r in refs if isinstance(r, str)]
+    names = [clean_name(r, seat=seat) for seat, r in enumerate(refs) if isinstance(r, str)]
     by_name = iter(_players_by_name(names, created_by)) if names else iter(())
     players = []
     for seat, ref in enumerate(refs):
@@ -191,6 +254,10 @@ def game_create(
     Raises ``LogError`` for an impossible header (the engine checks it)."""
     info = _game_info(game_type)
     _check_distinct(players)
+    header = _clean_header(
+        info, {"teams": teams, **{k: (setup or {}).get(k) for k in info.setup_keys}}
+    )
+    location, notes = _clean_notes(location, notes)
     game = Game(
         game_type=game_type,
         edition=_edition_for(info, edition),
@@ -198,8 +265,8 @@ def game_create(
         owner=owner,
         player_count=len(players),
         first_player=first_player,
-        teams=teams,
-        setup={k: (setup or {}).get(k) for k in info.setup_keys},
+        teams=header["teams"],
+        setup={k: header[k] for k in info.setup_keys},
         played_on=played_on or timezone.localdate(),
         location=location,
         notes=notes,
@@ -251,6 +318,11 @@ def scorepad_game_create(
     if not info.scorepad:
         raise RecordError("no_scorepad", f"{info.label} games are recorded entry by entry")
     _check_distinct(players)
+    header = _clean_header(info, {"teams": teams, **({} if finish is None else finish)})
+    teams = header.pop("teams")
+    finish = header if finish is not None else None
+    sheet = stored_json.clean(sheet, path=info.sheet_key)
+    location, notes = _clean_notes(location, notes)
     game = Game(
         game_type=game_type,
         edition=_edition_for(info, edition),
@@ -328,6 +400,13 @@ def round_append(
                     f"the next is {expected}",
                     round=number,
                 )
+            if expected > MAX_ENTRIES:
+                raise RecordError(
+                    "too_many_entries",
+                    f"a game has at most {MAX_ENTRIES} entries",
+                    round=expected,
+                )
+            round_data = _clean_entry(_game_info(game.game_type), round_data, expected)
             result = adapters.replay(game, names, [*rounds, round_data])
             stored = Round.objects.create(game=game, number=expected, data=round_data)
             adapters.store_result(game, [], result, final=False)  # seat scores stay unset
@@ -364,6 +443,7 @@ def round_correct(*, game: Game, number: int, round_data: dict[str, Any]) -> Gam
         target = stored.get(number)
         if target is None:
             raise RecordError("no_such_round", f"the game has no round {number}", round=number)
+        round_data = _clean_entry(_game_info(game.game_type), round_data, number)
         rounds = [stored[k].data for k in sorted(stored)]
         rounds[number - 1] = round_data
         result = adapters.replay(game, seats, rounds)
@@ -384,10 +464,13 @@ def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
         game, seats = _locked(game)
         _require_open(game)
         rounds = adapters.round_logs(game)
-        chosen = {k: v for k, v in (finish or {}).items() if v is not None} or None
+        info = _game_info(game.game_type)
+        cleaned = _clean_header(
+            info, {k: v for k, v in (finish or {}).items() if k in info.finish_keys}
+        )
+        chosen = {k: v for k, v in cleaned.items() if v is not None} or None
         result = adapters.replay(game, seats, rounds, finish=chosen)
         if not result["complete"]:
-            info = _game_info(game.game_type)
             why = f": {info.unfinished(result)}" if info.unfinished else ""
             raise GameConflict(
                 "game_incomplete",
@@ -437,6 +520,7 @@ def game_update(*, game: Game, **fields: Any) -> Game:
         if name not in allowed:
             raise ValueError(f"{name} cannot be changed here")
         setattr(game, name, value)
+    game.location, game.notes = _clean_notes(game.location, game.notes)
     with transaction.atomic():
         game.save(update_fields=[*fields, "updated_at"])
         if "played_on" in fields:  # the order of games, which streaks and ratings follow
@@ -466,18 +550,56 @@ def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]])
 def _import_all(owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
     editions = EditionCache()
     planned = []
+    entries = 0
     for index, doc in enumerate(documents):
         try:
-            planned.append(import_plan(owner=owner, document=doc, editions=editions))
+            plan = import_plan(owner=owner, document=doc, editions=editions)
         except LogError as exc:
             raise RecordError(
                 exc.code, exc.message, round=exc.round, seat=exc.seat, index=index
             ) from exc
+        except RecordError as exc:
+            exc.index = index
+            raise
+        entries += len(plan[2])
+        if entries > MAX_IMPORT_ENTRIES:
+            raise RecordError(
+                "too_many_entries",
+                f"one import holds at most {MAX_IMPORT_ENTRIES} entries in all its documents",
+                index=index,
+            )
+        planned.append(plan)
     with transaction.atomic():
         return import_store(owner=owner, planned=planned)
 
 
 PlannedGame = tuple[Game, list[str], list[dict[str, Any]]]
+
+# The entries of all the documents of one import (or one batch of an import job), so that one
+# request cannot hold a worker for long: 50 games at the most entries a game may have.
+MAX_IMPORT_ENTRIES = 50 * MAX_ENTRIES
+
+
+def log_document_clean(document: Any) -> dict[str, Any]:
+    """A log document as an import stores it: through the gate of ``stored_json``, without
+    the keys its format does not define, with at most ``MAX_ENTRIES`` entries. A document no
+    engine reads keeps only its ``format``, which is all its refusal needs. Raises
+    ``RecordError`` (malformed, too_many_entries and the gate's codes)."""
+    if not isinstance(document, dict):
+        raise RecordError("malformed", "a log document is a JSON object")
+    stored_json.check(document)
+    try:
+        info = engine_for_log(document).info
+    except LogError:
+        return {"format": document.get("format")}
+    entries = document.get(info.entries_key)
+    if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
+        raise RecordError(
+            "too_many_entries",
+            f"a game has at most {MAX_ENTRIES} entries, not {len(entries)}",
+        )
+    cleaned: dict[str, Any] = stored_json.prune(document, stored_json.log_schema(info))
+    return cleaned
 
 
 def import_store(*, owner: AbstractBaseUser, planned: Sequence[PlannedGame]) -> list[Game]:
@@ -520,10 +642,17 @@ def import_plan(
     *, owner: AbstractBaseUser, document: dict[str, Any], editions: EditionCache
 ) -> PlannedGame:
     """Replay one log document of any game (its engine chosen by ``format``) into an unsaved
-    game. Raises ``LogError`` for an impossible document."""
-    doc = document
+    game. Raises ``LogError`` for an impossible document, ``RecordError`` for one the records
+    refuse (``log_document_clean``, player names, location and notes)."""
+    doc = log_document_clean(document)
     engine = engine_for_log(doc)
     info = engine.info
+    names = doc.get("players")
+    if isinstance(names, list):
+        names = doc["players"] = [
+            clean_name(n, seat=seat) if isinstance(n, str) else n for seat, n in enumerate(names)
+        ]
+    location, notes = _clean_notes(doc.get("location"), doc.get("notes"))
     edition = None
     if info.has_editions:
         key = doc.get(info.edition_log_key) or info.default_edition
@@ -532,15 +661,8 @@ def import_plan(
             raise LogError(
                 f"unknown_{info.edition_log_key}", f"no {info.edition_log_key} {key!r} is stored"
             )
-    names = doc.get("players")
     if isinstance(names, list) and len({name_key(str(n)) for n in names}) != len(names):
         raise LogError("player_twice", "a player cannot sit at two seats of one game")
-    longest = Player._meta.get_field("name").max_length or 0
-    for seat, name in enumerate(names if isinstance(names, list) else ()):
-        if isinstance(name, str) and len(name.strip()) > longest:
-            # The engine takes any name; the record keeps at most this many characters.
-            message = f"a player name has at most {longest} characters"
-            raise LogError("malformed", message, seat=seat)
     result = engine.replay(doc, edition=adapters.engine_edition(edition))
     played_on = _date_or_none(doc.get("played_on"))
     finish = {k: doc[k] for k in info.finish_keys if doc.get(k) is not None}
@@ -555,8 +677,8 @@ def import_plan(
         setup={k: doc.get(k) for k in info.setup_keys},
         finish=finish or None,
         played_on=played_on or timezone.localdate(),
-        location=str(doc.get("location") or "")[:120],
-        notes=str(doc.get("notes") or ""),
+        location=location,
+        notes=notes,
         result=result,
         engine_version=result["engine_version"],
     )

@@ -15,7 +15,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.errors import GameConflict, RecordError
+from games.errors import Forbidden, GameConflict, RecordError
 from potdevin_site.error_bodies import body, internal_error, logger, out_of_range, unavailable
 from scoring.engine import LogError
 from scoring.jobs import CannotResume, QueueUnavailable
@@ -46,7 +46,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, LogError):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RecordError):
-        code = status.HTTP_409_CONFLICT if isinstance(exc, GameConflict) else 400
+        code = (
+            status.HTTP_409_CONFLICT
+            if isinstance(exc, GameConflict)
+            else status.HTTP_403_FORBIDDEN
+            if isinstance(exc, Forbidden)
+            else status.HTTP_400_BAD_REQUEST
+        )
         shown = exc.as_dict()
         cause = exc.__cause__
         if isinstance(cause, LogError) and cause.turn is not None:  # an import's engine error

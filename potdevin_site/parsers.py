@@ -1,24 +1,24 @@
-"""A JSON parser with a size limit: DRF reads the body as a stream, so Django's own
-DATA_UPLOAD_MAX_MEMORY_SIZE never applies to JSON."""
+"""A JSON parser with a size limit (DRF reads the body as a stream, so Django's own
+DATA_UPLOAD_MAX_MEMORY_SIZE never applies to JSON) that refuses, for every route, what no
+database or encoder stores whole: the safety half of ``games.stored_json``'s gate (integers
+past 64 bits, lone surrogates, NUL, nesting past ``MAX_DEPTH``), with the path of what it
+refused. Lengths are each route's own to bound."""
 
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
-from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from games import stored_json
 from potdevin_site.exceptions import PayloadTooLarge
 
-MAX_DEPTH = 32  # a game log is 5 levels deep; deeper is an attack or a mistake
-
-# A NUL character can only come escaped in JSON (\u0000 after an even run of backslashes).
-# PostgreSQL stores none, in text or jsonb: refused here rather than as a 500 at the database.
-_NUL_ESCAPE = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
+MAX_DEPTH = stored_json.MAX_DEPTH
+# Lengths are bounded by the body's size here; each route bounds its own fields.
+_SAFETY_ONLY = stored_json.Limits(max_string=2**62, max_items=2**62, max_depth=MAX_DEPTH)
 
 
 class LimitedJSONParser(JSONParser):
@@ -36,30 +36,11 @@ class LimitedJSONParser(JSONParser):
         body = stream.read(limit + 1)
         if len(body) > limit:
             raise PayloadTooLarge(f"The request body is over {limit} bytes.")
-        if _NUL_ESCAPE.search(body):
-            raise ParseError("JSON strings here cannot hold the NUL character (\\u0000).")
         try:
             data = super().parse(io.BytesIO(body), media_type, parser_context)
         except RecursionError as exc:  # nested past what the decoder follows
-            raise ParseError(f"JSON nested more than {MAX_DEPTH} levels deep.") from exc
-        if _deeper_than(data, MAX_DEPTH):
-            raise ParseError(f"JSON nested more than {MAX_DEPTH} levels deep.")
+            raise stored_json.JsonRefused(
+                "too_deep", f"nested more than {MAX_DEPTH} levels deep", path=""
+            ) from exc
+        stored_json.check(data, limits=_SAFETY_ONLY)
         return data
-
-
-def _deeper_than(data: Any, limit: int) -> bool:
-    """Whether ``data`` nests lists and objects more than ``limit`` levels (iteratively: a
-    recursive walk is what a deep document attacks)."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
-    return False

@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 # engine is in the registry (scoring/engine/). The first is the default game.
 GAME_PLUGINS = ["games.plugins.potdevin", "games.plugins.complots", "games.plugins.bruges"]
 
+SESSION_ENGINE = "potdevin_site.sessions"
+
 MIDDLEWARE = [
     # Outermost: sees every answer under /api/, so that each is JSON with a code.
     "potdevin_site.middleware.ApiJsonErrorsMiddleware",
@@ -143,7 +145,7 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Token first, so an anonymous request gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "potdevin_site.authentication.StrictTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["potdevin_site.permissions.SignedInOrPublicReads"],

@@ -54,8 +54,10 @@ def test_the_database_gone_is_a_json_503(client: APIClient, monkeypatch: Any) ->
 def test_a_player_id_too_large_to_store_is_a_400(client: APIClient) -> None:
     body = {"players": [2**70, "Bea", "Cy"], "first_player": 0}
     error = error_of(client.post("/api/games/", body, format="json"), 400)
-    assert error["code"] == "invalid"
-    assert "players" in error["fields"]
+    assert (error["code"], error["path"]) == ("out_of_range", "players[0]")
+    body = {"players": [2**63 - 1, "Bea", "Cy"], "first_player": 0}  # storable, but no player
+    error = error_of(client.post("/api/games/", body, format="json"), 400)
+    assert error["code"] == "unknown_player"
 
 
 def test_a_game_id_too_large_to_store_is_a_json_4xx(client: APIClient) -> None:
@@ -68,7 +70,7 @@ def test_a_game_id_too_large_to_store_is_a_json_4xx(client: APIClient) -> None:
 def test_a_document_nested_too_deep_is_a_400(client: APIClient) -> None:
     deep = "[" * 5000 + "]" * 5000
     response = client.post("/api/games/import/", deep, content_type="application/json")
-    assert error_of(response, 400)["code"] == "parse_error"
+    assert error_of(response, 400)["code"] == "too_deep"
     nested: Any = "x"
     for _ in range(40):
         nested = {"a": nested}

@@ -14,14 +14,23 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from games.models import Edition, Game, Player, Seat
+from games.models import (
+    MAX_ENTRIES,
+    MAX_LOCATION_LENGTH,
+    MAX_NOTES_LENGTH,
+    Edition,
+    Game,
+    Player,
+    Seat,
+)
+from games.names import MAX_NAME_LENGTH, BadName, player_name
 from games.plugins import game_types
 
 MAX_IMPORT_DOCUMENTS = 1000
 # Shape bounds only, so a request cannot make unbounded work; how many players, seats and
 # entries a game takes is its engine's to say (bad_player_count, bad_first_player, ...).
 MAX_PLAYERS = 16
-MAX_ENTRY_NUMBER = 1000
+MAX_ENTRY_NUMBER = MAX_ENTRIES
 _DATETIME = serializers.DateTimeField()
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 
@@ -46,6 +55,16 @@ def enum_string(values: Sequence[str], **kwargs: Any) -> serializers.CharField:
 def _enum_string_class(values: tuple[str, ...]) -> type[serializers.CharField]:
     documented = extend_schema_field({"type": "string", "enum": list(values)})
     return documented(type("EnumString", (serializers.CharField,), {}))
+
+
+def many(
+    serializer_class: type[serializers.Serializer], **kwargs: Any
+) -> serializers.ListSerializer:
+    """A list of ``serializer_class`` items. Unlike ``serializer_class(many=True,
+    allow_null=True)``, which lets null items through to code that reads them (DRF hands
+    ``allow_null`` to the items too), the list may be null where ``allow_null`` says so, an item
+    never."""
+    return serializers.ListSerializer(child=serializer_class(), **kwargs)
 
 
 class GameTypeField(serializers.CharField):
@@ -129,10 +148,14 @@ class PlayerSerializer(serializers.ModelSerializer):
         extra_kwargs = {"name": {"validators": []}}  # uniqueness is the service's (409)
 
     def validate_name(self, value: str) -> str:
-        value = value.strip()
-        if not value:
-            raise serializers.ValidationError("a name cannot be blank")
-        return value
+        return _player_name(value)
+
+
+def _player_name(value: str) -> str:
+    try:
+        return player_name(value)
+    except BadName as exc:
+        raise serializers.ValidationError(exc.message, code=exc.code) from None
 
 
 class PlayerRefSerializer(serializers.ModelSerializer):
@@ -331,7 +354,7 @@ MAX_ID = 2**63 - 1  # the largest id a database stores (a larger one is not even
     {
         "oneOf": [
             {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-            {"type": "string", "minLength": 1, "maxLength": 80},
+            {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH},
         ]
     }
 )
@@ -343,9 +366,11 @@ class PlayerRefField(serializers.Field):
             if not 0 < data <= MAX_ID:
                 raise serializers.ValidationError(f"a player id is from 1 to {MAX_ID}")
             return data
-        if isinstance(data, str) and data.strip() and len(data) <= 80:
-            return data.strip()
-        raise serializers.ValidationError("a player id, or a name of 1 to 80 characters")
+        if isinstance(data, str):
+            return _player_name(data)
+        raise serializers.ValidationError(
+            f"a player id, or a name of 1 to {MAX_NAME_LENGTH} characters"
+        )
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -361,8 +386,10 @@ class GameMetaSerializer(serializers.Serializer):
         help_text="Seat order, clockwise: player ids, or names (a new name creates a player).",
     )
     played_on = serializers.DateField(required=False)
-    location = serializers.CharField(max_length=120, required=False, allow_blank=True)
-    notes = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    location = serializers.CharField(
+        max_length=MAX_LOCATION_LENGTH, required=False, allow_blank=True
+    )
+    notes = serializers.CharField(max_length=MAX_NOTES_LENGTH, required=False, allow_blank=True)
 
     def game_args(self) -> dict[str, Any]:
         """The game's own arguments of ``services.game_create`` (or of
@@ -406,6 +433,7 @@ class GameUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = ["played_on", "location", "notes"]
+        extra_kwargs = {"notes": {"max_length": MAX_NOTES_LENGTH}}
 
 
 IMPORT_REQUEST_SCHEMA = {

@@ -179,7 +179,7 @@ class PlayerViewSet(
         player = serializer.instance
         assert player is not None
         name = serializer.validated_data.get("name", player.name)
-        services.player_update(player=player, name=name)
+        services.player_update(player=player, name=name, by=self.request.user)
 
 
 def _game_type_choices() -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import BasePermission, IsAdminUser
+from rest_framework.permissions import BasePermission, IsAdminUser, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -199,10 +199,8 @@ class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
     become games."""
 
     kind = Job.Kind.IMPORT
-    permission_classes: list[type[BasePermission]] = [
-        *viewsets.GenericViewSet.permission_classes,
-        OwnerOrStaffWrites,
-    ]
+    # Never public, even with POTDEVIN_PUBLIC_READS: an import is its user's own.
+    permission_classes: list[type[BasePermission]] = [IsAuthenticated, OwnerOrStaffWrites]
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         documents = log_documents(request.data, MAX_JOB_DOCUMENTS)

@@ -71,6 +71,8 @@ class GameInfo:
     # {"description", "data"}, and how to turn stored data into what ``edition=`` takes.
     builtin_editions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     edition_from_data: Callable[[str, Mapping[str, Any]], Any] | None = None
+    # And back: the data exactly as the engine read it, which is what a record stores.
+    edition_to_data: Callable[[Any], dict[str, Any]] | None = None
     edition_log_key: str = "edition"  # the header key naming the edition in a log
     # Scorepad mode: a finished game known by its final sheet only (``score_sheet``), which the
     # sheet document holds under ``sheet_key`` beside players, teams and the finish keys.

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import adapters
 from games import services as game_services
+from games.errors import RecordError
 from games.models import Edition, Game, Seat
 from scoring.engine import LogError
 from scoring.jobs import services
@@ -116,7 +117,7 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
                 plan = game_services.import_plan(
                     owner=owner, document=entry.document, editions=editions
                 )
-            except LogError as exc:
+            except (LogError, RecordError) as exc:
                 items.append(JobItem(job=job, key=entry.key, ok=False, error=exc.as_dict()))
                 continue
             planned.append(plan)

@@ -13,6 +13,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import services as game_services
+from games.errors import RecordError
 from games.models import Edition
 from scoring.jobs.selectors import rescore_games
 from scoring.models import Job, JobInput, JobItem, JobKeys
@@ -103,11 +105,21 @@ def rescore_start(
 
 def import_start(*, created_by: AbstractBaseUser, documents: Sequence[Any]) -> Job:
     """Import many log documents in the background. Unlike a direct import, each document
-    stands alone: an impossible one is reported (with its index) and the others are stored."""
+    stands alone: an impossible one is reported (with its index) and the others are stored.
+    Each goes through the gate of stored JSON before it is stored (``log_document_clean``):
+    one it refuses refuses the whole request (``RecordError`` with its index), nothing
+    stored."""
+    cleaned = []
+    for index, doc in enumerate(documents):
+        try:
+            cleaned.append(game_services.log_document_clean(doc))
+        except RecordError as exc:
+            exc.index = index
+            raise
     with transaction.atomic():
         job = Job.objects.create(kind=Job.Kind.IMPORT, total=len(documents), created_by=created_by)
         JobInput.objects.bulk_create(
-            JobInput(job=job, key=i, document=doc) for i, doc in enumerate(documents)
+            JobInput(job=job, key=i, document=doc) for i, doc in enumerate(cleaned)
         )
         _enqueue(job, list(range(len(documents))))
     return job

@@ -244,13 +244,17 @@ def test_bad_finish_and_patch_bodies(api, game, unchanged) -> None:
 
 def test_nul_characters_are_refused_before_the_database(api, game, unchanged) -> None:
     """PostgreSQL stores no NUL in text or jsonb (it was a 500 there); refused on every
-    database alike."""
+    database alike, with where it was."""
     log = simulate(3, seed=61)
     log["notes"] = "before\x00after"
-    assert_error(api.post("/api/games/import/", log, format="json"), 400, "parse_error")
+    assert_error(
+        api.post("/api/games/import/", log, format="json"), 400, "invalid_text", path="notes"
+    )
     body = {"players": ["Ada\x00", "Bea", "Cy"], "first_player": 0}
-    assert_error(api.post("/api/games/", body, format="json"), 400, "parse_error")
-    assert_error(api.post("/api/players/", {"name": "\x00"}, format="json"), 400, "parse_error")
+    assert_error(
+        api.post("/api/games/", body, format="json"), 400, "invalid_text", path="players[0]"
+    )
+    assert_error(api.post("/api/players/", {"name": "\x00"}, format="json"), 400, "invalid_text")
     # An escaped backslash before "u0000" is no NUL: that name is taken as written.
     response = api.post("/api/players/", {"name": "back\\u0000slash"}, format="json")
     assert response.status_code == 201 and response.json()["name"] == "back\\u0000slash"

@@ -507,7 +507,7 @@ def test_import_refuses_a_name_too_long_for_the_record(owner, deck) -> None:
     log = simulate(3, seed=9, names=["Ada", "B" * 81, "Cy"])
     with pytest.raises(RecordError) as caught:
         services.game_import(owner=owner, documents=[log])
-    assert (caught.value.code, caught.value.seat, caught.value.index) == ("malformed", 1, 0)
+    assert (caught.value.code, caught.value.seat, caught.value.index) == ("too_long", 1, 0)
     assert counts() == (0, 0, 0, 0)
 
 

@@ -36,6 +36,7 @@ from games.api.serializers import (
     entries_of,
     enum_string,
     game_type_field,
+    many,
     result_field,
 )
 from games.errors import RecordError
@@ -246,7 +247,7 @@ class BrugesTurnSerializer(serializers.Serializer):
     has played 5 cards this round)."""
 
     seat = _seat()
-    steps = BrugesStepSerializer(many=True, max_length=MAX_STEPS, **_optional())
+    steps = many(BrugesStepSerializer, max_length=MAX_STEPS, **_optional())
 
     def get_fields(self) -> dict[str, serializers.Field]:
         return _with_pass(super().get_fields(), **_optional())
@@ -269,8 +270,8 @@ class BrugesRoundEntrySerializer(serializers.Serializer):
     empty lists."""
 
     dice = BrugesDiceSerializer()
-    penalties = BrugesPenaltySerializer(
-        many=True,
+    penalties = many(
+        BrugesPenaltySerializer,
         max_length=MAX_LIST,
         **_optional(help_text="Penalties of phase 2, in the order each player applied them."),
     )
@@ -279,7 +280,7 @@ class BrugesRoundEntrySerializer(serializers.Serializer):
         max_length=MAX_LIST,
         **_optional(help_text="Seats that pay and climb, clockwise from the round's first."),
     )
-    upkeep = BrugesUpkeepSerializer(many=True, max_length=MAX_LIST, **_optional())
+    upkeep = many(BrugesUpkeepSerializer, max_length=MAX_LIST, **_optional())
     turns = BrugesTurnSerializer(
         many=True,
         max_length=MAX_TURNS,
@@ -470,8 +471,8 @@ class BrugesLaurelSerializer(serializers.Serializer):
 
 
 class BrugesFinalSerializer(serializers.Serializer):
-    laurels = BrugesLaurelSerializer(
-        many=True,
+    laurels = many(
+        BrugesLaurelSerializer,
         max_length=MAX_LIST,
         **_optional(help_text="Each laurel person at most once; one not listed scores 0."),
     )

@@ -25,6 +25,7 @@ from games.api.serializers import (
     entries_of,
     enum_string,
     game_type_field,
+    many,
     result_field,
 )
 from games.models import Game
@@ -87,8 +88,8 @@ class TurnEntrySerializer(serializers.Serializer):
     )
     challenge = ChallengeSerializer(required=False, allow_null=True, help_text="Of the claim.")
     block = BlockSerializer(required=False, allow_null=True)
-    losses = LossSerializer(
-        many=True,
+    losses = many(
+        LossSerializer,
         required=False,
         allow_null=True,
         max_length=8,

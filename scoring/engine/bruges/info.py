@@ -316,6 +316,7 @@ INFO: Final = GameInfo(
         for key, ed in BUILTIN_EDITIONS.items()
     },
     edition_from_data=edition_from_data,
+    edition_to_data=lambda edition: edition.data(),
     edition_log_key="edition",
     scorepad=False,
     has_scores=True,

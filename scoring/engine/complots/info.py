@@ -33,7 +33,6 @@ _CHALLENGE: Final[dict[str, Any]] = {
     "description": "One player doubts the claim; truthful says whether the claim was true.",
     "required": ["by", "truthful"],
     "properties": {"by": _SEAT, "truthful": {"type": "boolean"}},
-    "additionalProperties": False,
 }
 
 HEADER_SCHEMA: Final[dict[str, Any]] = {
@@ -78,7 +77,6 @@ ENTRY_SCHEMA: Final[dict[str, Any]] = {
                         "as": {"enum": ["duchess", "countess", "captain", *VARIANT_NAMES]},
                         "challenge": {"anyOf": [{"$ref": "#/$defs/challenge"}, {"type": "null"}]},
                     },
-                    "additionalProperties": False,
                 },
                 {"type": "null"},
             ]
@@ -93,7 +91,6 @@ ENTRY_SCHEMA: Final[dict[str, Any]] = {
                         "type": "object",
                         "required": ["seat", "card"],
                         "properties": {"seat": _SEAT, "card": {"enum": list(CHARACTER_NAMES)}},
-                        "additionalProperties": False,
                     },
                 },
                 {"type": "null"},
@@ -104,7 +101,6 @@ ENTRY_SCHEMA: Final[dict[str, Any]] = {
             "type": ["boolean", "null"],
         },
     },
-    "additionalProperties": False,
     "$defs": {"challenge": _CHALLENGE},
 }
 

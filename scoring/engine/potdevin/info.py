@@ -45,7 +45,6 @@ HEADER_SCHEMA: Final[dict[str, Any]] = {
 ENTRY_SCHEMA: Final[dict[str, Any]] = {
     "type": "object",
     "required": ["trump", "plays"],
-    "additionalProperties": False,
     "properties": {
         "trump": {"type": "string", "description": "The revealed trump card, e.g. E5."},
         "plays": {
@@ -54,7 +53,6 @@ ENTRY_SCHEMA: Final[dict[str, Any]] = {
             "items": {
                 "type": "object",
                 "required": ["seat"],
-                "additionalProperties": False,
                 "properties": {
                     "seat": {"type": "integer"},
                     "card": {"type": "string"},
@@ -99,6 +97,7 @@ INFO: Final = GameInfo(
         for key, deck in BUILTIN_DECKS.items()
     },
     edition_from_data=_edition,
+    edition_to_data=lambda deck: deck.as_dict()["cards"],
     edition_log_key="deck",
     scorepad=True,
     sheet_key="tableaux",
