@@ -1,0 +1,106 @@
+"""Migration games 0006: stored data the gate of stored JSON would refuse is reported, and
+repaired where that changes nothing an engine reads or a person sees.
+
+Games of the three types are stored through today's services, then spoiled behind their back
+(as the service stored them before the gate: junk keys in entries and setups, an integer past
+64 bits, look-alike names), and the migration is run again from 0005 (it changes no schema)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games import services
+from games.models import Game, Player, Round
+from scoring.engine import ENGINES
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("games", "0005_generic_records")]
+PER_GAME = 30
+
+
+def _migrate(targets: list[tuple[str, str]]) -> None:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+
+
+def _leaf() -> list[tuple[str, str]]:
+    executor = MigrationExecutor(connection)
+    return executor.loader.graph.leaf_nodes()
+
+
+def _junk(value: Any) -> Any:
+    """A copy with an undefined key in each object the formats let through (not in a Bruges
+    gain or per-colour counts, nor in Pot de Vin's hands: their keys are data)."""
+    if isinstance(value, dict):
+        out = {k: v if k in ("gain", "hands", "dice") else _junk(v) for k, v in value.items()}
+        out["zz_old_client"] = {"kept": "until now"}
+        return out
+    if isinstance(value, list):
+        return [_junk(v) for v in value]
+    return value
+
+
+def test_the_migration_repairs_what_is_safe_and_reports_the_rest(
+    django_user_model: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    owner = django_user_model.objects.create_user("owner")
+    logs = []
+    for game_type, engine in sorted(ENGINES.items()):
+        info = engine.info
+        assert info.simulate is not None
+        for seed in range(PER_GAME):
+            players = info.player_counts[seed % len(info.player_counts)]
+            log = json.loads(json.dumps(info.simulate(players=players, seed=seed)))
+            log["players"] = [f"{game_type[:3]}{(seed + i) % 9}" for i in range(players)]
+            logs.append(log)
+    games = services.game_import(owner=owner, documents=logs)
+    exported = {g.pk: services.game_export_log(game=g) for g in games}
+    results = {g.pk: g.result for g in Game.objects.all()}
+
+    _migrate(BEFORE)
+    # What a client could store before the gate: junk keys in every entry and in a setup.
+    for rnd in Round.objects.all():
+        Round.objects.filter(pk=rnd.pk).update(data=_junk(rnd.data))
+    deal = next(g for g in games if g.game_type == "pot-de-vin" and g.setup.get("hands"))
+    Game.objects.filter(pk=deal.pk).update(setup={**deal.setup, "zz": 1})
+    # An integer no encoder of 64 bits writes, in one entry: reported, left as it is.
+    huge = Round.objects.filter(game__game_type="bruges").order_by("id").first()
+    assert huge is not None
+    huge_data = {**copy.deepcopy(Round.objects.get(pk=huge.pk).data), "zz": 2**64}
+    Round.objects.filter(pk=huge.pk).update(data=huge_data)
+    # Names: one look-alike of another player's (reported), one alone (repaired).
+    ada = Player.objects.create(name="Ada")
+    Player.objects.filter(pk=ada.pk).update(name_key="ada")
+    twin = Player.objects.create(name="Ada\u200b")
+    alone = Player.objects.create(name="\u202eZoë\u202c  Ｘ")
+    notes = Game.objects.filter(game_type="complots").order_by("id").first()
+    assert notes is not None
+    if connection.vendor == "sqlite":  # PostgreSQL stores no NUL in text
+        Game.objects.filter(pk=notes.pk).update(notes="before\x00after")
+        exported[notes.pk]["notes"] = "beforeafter"  # the NUL alone is gone
+
+    _migrate(_leaf())
+    out = capsys.readouterr().out
+
+    for game in Game.objects.all():
+        if game.pk == huge.game_id:
+            continue
+        # Every junk key gone: the log is the one imported, and it still scores the same.
+        assert services.game_export_log(game=game) == exported[game.pk], game.pk
+        assert game.result == results[game.pk]
+    assert Game.objects.get(pk=deal.pk).setup == deal.setup
+    assert Round.objects.get(pk=huge.pk).data == huge_data
+    assert f"game {huge.game_id}, entry {huge.number}: an integer outside 64 bits at zz" in out
+
+    assert Player.objects.get(pk=twin.pk).name == "Ada\u200b"
+    assert f"player {twin.pk}: 'Ada\\u200b' would be 'Ada', another player's name" in out
+    repaired = Player.objects.get(pk=alone.pk)
+    assert (repaired.name, repaired.name_key) == ("Zoë X", "zoë x")
