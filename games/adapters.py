@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+import orjson
+
 from games.models import Edition, Game, Round, Seat
-from scoring.engine import GameEngine, get_engine
+from scoring.engine import GameEngine, LogError, get_engine
 
 # Optional keys of a log that the engine does not read but a record keeps, so that an exported
 # log re-imports to the same game.
@@ -113,9 +115,10 @@ def replay(
     *,
     finish: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Replay ``entries`` as this game's log. Raises ``LogError`` for an impossible log."""
+    """Replay ``entries`` as this game's log. Raises ``LogError`` for an impossible log, and
+    for one whose result cannot be stored (``storable``)."""
     log = game_log(game, seats, entries, finish=finish)
-    return engine_of(game).replay(log, edition=engine_edition(game.edition))
+    return storable(engine_of(game).replay(log, edition=engine_edition(game.edition)))
 
 
 def start(game: Game, seats: Sequence[Seat | str]) -> Any:
@@ -127,11 +130,36 @@ def start(game: Game, seats: Sequence[Seat | str]) -> Any:
 def score_sheet(
     game: Game, names: list[str], sheet: Any, finish: dict[str, Any] | None
 ) -> dict[str, Any]:
-    """Score a scorepad-mode game. Raises ``LogError`` for a sheet no game can leave."""
+    """Score a scorepad-mode game. Raises ``LogError`` for a sheet no game can leave, and for
+    one whose result cannot be stored (``storable``)."""
     engine: Any = engine_of(game)
     body = {"players": names, "teams": game.teams, **(finish or {})}
     body[engine.info.sheet_key] = sheet
-    return dict(engine.score_sheet(body, edition=engine_edition(game.edition)))
+    return storable(dict(engine.score_sheet(body, edition=engine_edition(game.edition))))
+
+
+# A seat's score is a column of 32 bits on every database (PostgreSQL's integer).
+SCORE_MIN, SCORE_MAX = -(2**31), 2**31 - 1
+
+
+def storable(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` if every database can store it and every client read it exactly: each seat's
+    score fits its column, and no number in it is past 53 bits, the integers JSON readers hold
+    exactly (I-JSON, RFC 7493). Only sums of huge numbers a log gave can get there (a Bruges
+    gain of 2**60 florins, twice). Raises ``LogError`` (out_of_range)."""
+    for player in result.get("players", ()):
+        score = player.get("score") if isinstance(player, dict) else None
+        if isinstance(score, int) and not SCORE_MIN <= score <= SCORE_MAX:
+            raise LogError(
+                "out_of_range",
+                f"seat {player.get('seat')} would score {score}: a score is at most {SCORE_MAX}",
+                seat=player.get("seat"),
+            )
+    try:  # orjson walks a result about ten times faster than Python could
+        orjson.dumps(result, option=orjson.OPT_STRICT_INTEGER | orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError as exc:
+        raise LogError("out_of_range", f"the result cannot be stored: {exc}") from None
+    return result
 
 
 def store_result(game: Game, seats: list[Seat], result: dict[str, Any], *, final: bool) -> None:

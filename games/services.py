@@ -663,7 +663,7 @@ def import_plan(
             )
     if isinstance(names, list) and len({name_key(str(n)) for n in names}) != len(names):
         raise LogError("player_twice", "a player cannot sit at two seats of one game")
-    result = engine.replay(doc, edition=adapters.engine_edition(edition))
+    result = adapters.storable(engine.replay(doc, edition=adapters.engine_edition(edition)))
     played_on = _date_or_none(doc.get("played_on"))
     finish = {k: doc[k] for k in info.finish_keys if doc.get(k) is not None}
     game = Game(

@@ -260,3 +260,42 @@ def test_the_entry_limit_is_far_above_the_longest_simulated_complots_game() -> N
     assert simulate is not None
     longest = max(len(simulate(players=8, seed=seed)["turns"]) for seed in range(300))
     assert longest * 5 < MAX_ENTRIES
+
+
+def _bruges_log_with_a_gain() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A simulated Bruges log and one of its effects' gains (to change in place)."""
+    simulate = ENGINES["bruges"].info.simulate
+    assert simulate is not None
+    for seed in range(50):
+        log = json.loads(json.dumps(simulate(players=2, seed=seed)))
+        for rnd in log["rounds"]:
+            for turn in rnd["turns"]:
+                for step in turn.get("steps") or ():
+                    if isinstance(step.get("gain"), dict) and "florins" in step["gain"]:
+                        return log, step["gain"]
+    raise AssertionError("no simulated game has a florins gain")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("points", 2**40, "would score"),  # past a score's column of 32 bits
+        ("florins", 2**60, "53-bit"),  # florins are no score, but past what clients read
+    ],
+)
+def test_a_result_no_database_or_client_holds_is_refused(
+    django_user_model: Any, key: str, value: int, reason: str
+) -> None:
+    from games import services
+    from games.errors import RecordError
+    from games.models import Game
+
+    owner = django_user_model.objects.create_user("owner")
+    log, gain = _bruges_log_with_a_gain()
+    gain[key] = value
+    with pytest.raises(RecordError) as caught:
+        services.game_import(owner=owner, documents=[log])
+    assert (caught.value.code, caught.value.index) == ("out_of_range", 0)
+    assert reason in caught.value.message
+    assert not Game.objects.exists()
