@@ -1,4 +1,4 @@
-"""Backup and restore: every record in one JSON Lines archive, written and read as a stream.
+r"""Backup and restore: every record in one JSON Lines archive, written and read as a stream.
 
 ``archive_write`` writes one JSON object per line, in an order a restore can follow (users,
 players, editions, games with their seats and entries, jobs with their keys, items and inputs),
@@ -7,12 +7,37 @@ memory. ``archive_restore`` reads it back into an empty database with every id k
 keys name game ids), then rebuilds the statistics and ratings, which are derived from the
 games and so are not archived.
 
-The first line says what the file is: ``{"archive": "potdevin-archive/1", ...}``.
+The archive, line by line (each line ends with a newline, ``\n``)::
+
+    {"archive": "potdevin-archive/1", "written_at": "2025-01-31T02:00:00+00:00"}
+    {"kind": "user", ...}          every user, then every player, edition, game and job
+    ...
+    {"trailer": "potdevin-archive/1",
+     "counts": {"user": 3, "player": 40, "edition": 2, "game": 1200, "job": 1},
+     "sha256": "<hex>"}
+
+The trailer, on one line and always last, counts the records of each kind (every kind
+appears, 0 included) and holds the SHA-256 digest of every byte of the archive before the
+trailer line (the header and every record line, newlines included). An archive whose trailer
+is missing (an export that stopped, a file cut short), whose counts differ from the records
+read or whose digest differs from the bytes read is refused whole: the restore writes its
+rows inside one transaction and checks the trailer before it commits.
+
+Every line is JSON that ``json.loads`` reads back to the very value stored: orjson writes it
+when it can, and the standard library's ``json`` (ASCII only: a lone surrogate such as
+``"\ud800"`` is written as its escape) when orjson refuses a value the database can hold (an
+integer beyond 64 bits, a lone surrogate) or would write it otherwise (orjson writes an
+infinite float as ``null``). A record neither can write faithfully stops the export with an
+``ArchiveError`` naming it: no archive that looks complete is ever written without it.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
+import math
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
@@ -20,7 +45,7 @@ from typing import IO, Any
 import orjson
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
-from django.db import connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Model, Prefetch
 
 from games.models import Edition, Game, Player, Round, Seat, name_key
@@ -28,11 +53,13 @@ from scoring import stats
 from scoring.models import Job, JobInput, JobItem, JobKeys
 
 ARCHIVE_FORMAT = "potdevin-archive/1"
+KINDS = ("user", "player", "edition", "game", "job")  # the records, in the archive's order
 CHUNK = 500  # games read (or rows written) at a time
 
 
 class ArchiveError(Exception):
-    """An archive that cannot be restored here; nothing was written."""
+    """A record that cannot be archived, or an archive that cannot be restored here (in which
+    case nothing was written)."""
 
 
 def _when(value: datetime.datetime | datetime.date | None) -> str | None:
@@ -161,29 +188,180 @@ def _jobs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
         }
 
 
+def _encode(record: dict[str, Any]) -> bytes:
+    """``record`` as one line of JSON (without its newline) that reads back as an equal value:
+    orjson's when it writes one, else the standard library's. Raises ``ValueError`` or
+    ``TypeError`` for a value neither writes faithfully (an infinite float, say)."""
+    try:
+        line = orjson.dumps(record)
+        if orjson.loads(line) == record:  # orjson writes NaN and infinities as null
+            return line
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits, a lone surrogate
+        pass
+    text = json.dumps(record, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    line = text.encode("ascii")
+    if _decode(line) != record:
+        raise ValueError("its JSON does not read back as the stored value")
+    return line
+
+
+_LONG_NUMBER = re.compile(rb"\d{19}")  # orjson reads an integer beyond 64 bits as a float
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number out of range: {text}")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _decode(line: bytes) -> Any:
+    """One archive line's value, as ``json.loads`` reads it (orjson when that is the same)."""
+    if _LONG_NUMBER.search(line) is None:
+        try:
+            return orjson.loads(line)
+        except orjson.JSONDecodeError:
+            pass  # a lone surrogate's escape, or not JSON at all: json tells
+    return json.loads(line, parse_float=_finite, parse_constant=_refuse_constant)
+
+
+@contextmanager
+def _one_moment() -> Iterator[None]:
+    """On PostgreSQL, read every table as of one moment (a game changed while the export runs
+    is archived as it was when it started, its seats and entries with it). SQLite's
+    transactions here take the write lock (``transaction_mode``): there the export reads as
+    it goes, as it always has."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def _named(record: dict[str, Any]) -> str:
+    """How a message names a record: its kind and id (a user by name, an edition by key)."""
+    kind = record.get("kind")
+    if kind is None:
+        return "the header"
+    if "id" in record:
+        return f"{kind} id {record['id']}"
+    if kind == "user":
+        return f"user {record['username']!r}"
+    return f"{kind} {record.get('game_type')}/{record.get('key')}"
+
+
 def archive_write(out: IO[bytes]) -> dict[str, int]:
-    """Write every record to ``out`` as JSON Lines; returns how many of each kind."""
-    counts: dict[str, int] = {}
-    for record in _records():
-        kind = record.get("kind", "header")
-        counts[kind] = counts.get(kind, 0) + 1
-        out.write(orjson.dumps(record))
-        out.write(b"\n")
-    counts.pop("header", None)
+    """Write every record to ``out`` as JSON Lines, then the trailer; returns how many records
+    of each kind. Raises ``ArchiveError`` naming a record it cannot write (the trailer is then
+    not written, so the archive is refused as incomplete)."""
+    counts = dict.fromkeys(KINDS, 0)
+    digest = hashlib.sha256()
+    with _one_moment():
+        for record in _records():
+            kind = record.get("kind")
+            try:
+                line = _encode(record) + b"\n"
+            except (TypeError, ValueError) as exc:
+                raise ArchiveError(
+                    f"cannot write {_named(record)} to the archive ({exc}): the export stopped, "
+                    "and the archive is incomplete"
+                ) from exc
+            digest.update(line)
+            out.write(line)
+            if kind:
+                counts[kind] += 1
+    trailer = {"trailer": ARCHIVE_FORMAT, "counts": counts, "sha256": digest.hexdigest()}
+    out.write(orjson.dumps(trailer) + b"\n")
     return counts
 
 
-def _lines(source: Iterable[bytes]) -> Iterator[dict[str, Any]]:
-    for number, line in enumerate(source, start=1):
-        if not line.strip():
-            continue
+class _Reader:
+    """An archive's records, checked as they are read: each line whole (ending with a newline)
+    and a JSON object; then ``finish`` checks the trailer against what was read."""
+
+    def __init__(self, source: Iterable[bytes]) -> None:
+        self._source = iter(source)
+        self.number = 0  # of the last line read
+        self.counts = dict.fromkeys(KINDS, 0)
+        self._digest = hashlib.sha256()
+        self._trailer: dict[str, Any] | None = None
+        self._digest_before_trailer = ""
+
+    def _line(self) -> bytes | None:
+        line = next(self._source, None)
+        if line is None:
+            return None
+        self.number += 1
+        if not line.endswith(b"\n"):
+            raise ArchiveError(
+                f"the archive is incomplete: its last line ({self.number}) is cut short"
+            )
+        return line
+
+    def _object(self, line: bytes) -> dict[str, Any]:
         try:
-            record = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
-            raise ArchiveError(f"line {number} is not JSON: {exc}") from exc
-        if not isinstance(record, dict):
-            raise ArchiveError(f"line {number} is not a JSON object")
-        yield record
+            value = _decode(line)
+        except ValueError as exc:
+            raise ArchiveError(f"line {self.number} is not JSON: {exc}") from exc
+        if not isinstance(value, dict):
+            raise ArchiveError(f"line {self.number} is not a JSON object")
+        return value
+
+    def header(self) -> dict[str, Any]:
+        line = self._line()
+        if line is None:
+            raise ArchiveError("the archive is incomplete: the file is empty")
+        self._digest.update(line)
+        header = self._object(line)
+        if header.get("archive") != ARCHIVE_FORMAT:
+            raise ArchiveError(f"not a {ARCHIVE_FORMAT} archive")
+        return header
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """The records up to the trailer (kept for ``finish``)."""
+        while (line := self._line()) is not None:
+            record = self._object(line)
+            if "trailer" in record:
+                self._trailer = record
+                self._digest_before_trailer = self._digest.hexdigest()
+                return
+            self._digest.update(line)
+            kind = record.get("kind")
+            if kind not in self.counts:
+                raise ArchiveError(f"line {self.number}: unknown record kind {kind!r}")
+            self.counts[kind] += 1
+            yield record
+
+    def finish(self) -> None:
+        """Raise ``ArchiveError`` unless the archive ended with a trailer that matches every
+        record read, and nothing after it."""
+        trailer = self._trailer
+        if trailer is None:
+            raise ArchiveError(
+                f"the archive is incomplete: it ends after line {self.number} without its "
+                "trailer (an export that stopped, or a file cut short)"
+            )
+        if trailer.get("trailer") != ARCHIVE_FORMAT:
+            raise ArchiveError(f"line {self.number}: not a {ARCHIVE_FORMAT} trailer")
+        if next(self._source, None) is not None:
+            raise ArchiveError(
+                f"line {self.number + 1} follows the trailer, which must end the archive"
+            )
+        if trailer.get("counts") != self.counts:
+            raise ArchiveError(
+                f"the trailer counts {trailer.get('counts')} but the archive holds "
+                f"{self.counts}: records are missing or were added"
+            )
+        if trailer.get("sha256") != self._digest_before_trailer:
+            raise ArchiveError(
+                "the archive's checksum does not match its trailer's: it was altered or damaged"
+            )
 
 
 class _Batches:
@@ -348,56 +526,60 @@ def _reset_sequences() -> None:
 
 def archive_restore(source: Iterable[bytes]) -> dict[str, int]:
     """Restore an archive into an empty database, in one transaction (all or nothing); then
-    rebuild statistics and ratings. Raises ``ArchiveError``."""
-    records = _lines(source)
-    header = next(records, None)
-    if header is None or header.get("archive") != ARCHIVE_FORMAT:
-        raise ArchiveError(f"not a {ARCHIVE_FORMAT} archive")
-    counts: dict[str, int] = {}
+    rebuild statistics and ratings. Raises ``ArchiveError``, having written nothing, for an
+    archive that is incomplete (no trailer, a line cut short), altered (counts or checksum
+    unlike the trailer's) or that this database cannot take."""
+    reader = _Reader(source)
+    reader.header()
     User = get_user_model()
-    with transaction.atomic(), _times_as_recorded():
-        _require_empty()
-        # The built-in editions `migrate` stored: the archive holds its own.
-        Edition.objects.all().delete()
-        users: dict[str, Any] = {u.get_username(): u for u in User.objects.all()}
-        editions: dict[tuple[str, str], Edition] = {}
-        batches = _Batches()
-        for record in records:
-            kind = record.get("kind")
-            counts[str(kind)] = counts.get(str(kind), 0) + 1
-            if kind == "user":
-                users[record["username"]] = _user(User, users, record)
-            elif kind == "player":
-                batches.add(
-                    Player(
-                        pk=record["id"],
-                        name=record["name"],
-                        name_key=name_key(record["name"]),  # save() sets it; bulk_create does not
-                        user=_by_name(users, record["user"]),
+    try:
+        with transaction.atomic(), _times_as_recorded():
+            _require_empty()
+            # The built-in editions `migrate` stored: the archive holds its own.
+            Edition.objects.all().delete()
+            users: dict[str, Any] = {u.get_username(): u for u in User.objects.all()}
+            editions: dict[tuple[str, str], Edition] = {}
+            batches = _Batches()
+            for record in reader.records():
+                kind = record["kind"]
+                if kind == "user":
+                    users[record["username"]] = _user(User, users, record)
+                elif kind == "player":
+                    batches.add(
+                        Player(
+                            pk=record["id"],
+                            name=record["name"],
+                            # save() sets it; bulk_create does not
+                            name_key=name_key(record["name"]),
+                            user=_by_name(users, record["user"]),
+                            created_by=_by_name(users, record["created_by"]),
+                            created_at=_time(record["created_at"]),
+                        )
+                    )
+                elif kind == "edition":
+                    edition = Edition.objects.create(
+                        game_type=record["game_type"],
+                        key=record["key"],
+                        description=record["description"],
+                        verified=record["verified"],
+                        data=record["data"],
                         created_by=_by_name(users, record["created_by"]),
                         created_at=_time(record["created_at"]),
                     )
-                )
-            elif kind == "edition":
-                edition = Edition.objects.create(
-                    game_type=record["game_type"],
-                    key=record["key"],
-                    description=record["description"],
-                    verified=record["verified"],
-                    data=record["data"],
-                    created_by=_by_name(users, record["created_by"]),
-                    created_at=_time(record["created_at"]),
-                )
-                editions[(edition.game_type, edition.key)] = edition
-            elif kind == "game":
-                batches.flush(Player)
-                _game(batches, users, editions, record)
-            elif kind == "job":
-                batches.flush()
-                _job(users, record)
-            else:
-                raise ArchiveError(f"unknown record kind {kind!r}")
-        batches.flush()
-        _reset_sequences()
+                    editions[(edition.game_type, edition.key)] = edition
+                elif kind == "game":
+                    batches.flush(Player)
+                    _game(batches, users, editions, record)
+                else:  # a job
+                    batches.flush()
+                    _job(users, record)
+            batches.flush()
+            reader.finish()  # raising here rolls every row back
+            _reset_sequences()
+    except (KeyError, TypeError, ValueError, AttributeError, IntegrityError, DataError) as exc:
+        raise ArchiveError(
+            f"line {reader.number}: the archive's records cannot be restored "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
     stats.stats_rebuild()
-    return counts
+    return reader.counts

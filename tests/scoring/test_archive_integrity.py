@@ -1,0 +1,425 @@
+"""Backups that cannot lie: an archive holds every value the database can (Unicode of every
+kind, long texts, nested JSON, integers beyond 64 bits and, on SQLite, lone surrogates) and
+reads back to the very same rows; an archive cut short (no trailer, a line cut in two) or
+altered (a record changed, a count changed) is refused, and the database is left exactly as
+it was. Every comparison is with the rows read from the database before the export."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.db import DatabaseError, connection, transaction
+from django.db.models import ForeignKey, Model
+
+from games import services
+from games.models import Edition, Game, Player, Round, Seat
+from scoring import archive, stats
+from scoring.archive import ArchiveError, archive_restore
+from scoring.models import HeadToHead, Job, JobInput, JobItem, JobKeys, PlayerStats, Rating
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+ARCHIVED = [User, Player, Edition, Game, Seat, Round, Job, JobKeys, JobItem, JobInput]
+IDS_KEPT = {Player, Game, Job}  # the others are restored under new ids, found by their keys
+BIG = 2**64
+SURROGATE = "\ud800"
+
+HOSTILE_NAMES = [
+    "Ada 🎲🃏👩🏽‍🚀",  # emoji, a skin tone, a joiner sequence
+    "נועה בת-שבע",  # right to left
+    "مرحبا ١٢٣",  # right to left, Arabic digits
+    "e\u0301mile Zo\u0308e",  # combining marks (not NFC)
+    'Bob "the \\ slash"',  # quotes and a backslash
+    "O'Neil \u202eevil\u202c",  # a right-to-left override
+    "\\u0041 not an escape",  # looks like an escape, is text
+]
+
+NESTED: dict[str, Any] = {
+    "deep": [[[{"a": [1, -(2**63), 2**63 - 1, 0]}]], {"b": {"c": {"d": [None, True, False]}}}],
+    "floats": [0.1, -2.5, 1e-7, 3.141592653589793, 1.5e300, -0.0, 2.0],
+    "ints": [2**53 + 1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1],
+    "text": 'quote " backslash \\ slash / newline \n tab \t nul-free 🎲 עברית e\u0301',
+    "empty": {"list": [], "object": {}, "string": ""},
+    '🔑 key with "quotes" and \\': "value",
+}
+
+
+def _natural(model: type[Model]) -> list[str]:
+    """The fields of ``model`` that a restore keeps: its own id only where ids are kept, a
+    user or an edition by its keys (the restore makes them anew)."""
+    names = []
+    for field in model._meta.concrete_fields:
+        if field.primary_key and model not in IDS_KEPT:
+            continue
+        if isinstance(field, ForeignKey) and field.related_model is User:
+            names.append(f"{field.name}__username")
+        elif isinstance(field, ForeignKey) and field.related_model is Edition:
+            names += [f"{field.name}__game_type", f"{field.name}__key"]
+        else:
+            names.append(field.attname)
+    return names
+
+
+def _rows() -> dict[str, list[dict[str, Any]]]:
+    """Every archived row, as the database returns it."""
+    return {
+        model.__name__: sorted(model.objects.values(*_natural(model)), key=repr)
+        for model in ARCHIVED
+    }
+
+
+def _derived() -> dict[str, list[dict[str, Any]]]:
+    """Statistics and ratings, which the restore rebuilds (their ids and times are its own)."""
+    skip = {"id", "updated"}
+    return {
+        model.__name__: sorted(
+            ({k: v for k, v in row.items() if k not in skip} for row in model.objects.values()),
+            key=repr,
+        )
+        for model in (PlayerStats, HeadToHead, Rating)
+    }
+
+
+def _table_counts() -> dict[str, int]:
+    return {model._meta.label: model._default_manager.count() for model in apps.get_models()}
+
+
+def _wipe() -> None:
+    """An empty database as `migrate` leaves it: only the built-in editions."""
+    Job.objects.all().delete()
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    Edition.objects.all().delete()
+    User.objects.all().delete()
+    services.editions_ensure_builtin()
+
+
+def _assert_empty() -> None:
+    builtin = set(Edition.objects.values_list("game_type", "key"))
+    assert builtin and not Edition.objects.filter(created_by__isnull=False).exists()
+    for model in (User, Player, Game, Seat, Round, Job, JobKeys, JobItem, JobInput):
+        assert model.objects.count() == 0, model.__name__
+    for model in (PlayerStats, HeadToHead, Rating):
+        assert model.objects.count() == 0, model.__name__
+
+
+def _strict_json(line: bytes) -> Any:
+    def refuse(name: str) -> Any:
+        raise ValueError(name)
+
+    return json.loads(line, parse_constant=refuse)
+
+
+def _some_records() -> None:
+    """A few finished games (so that there are statistics and ratings) and a job."""
+    call_command("demo", games=6, seed=3)
+    owner = User.objects.get(username="demo")
+    job = Job.objects.create(
+        kind=Job.Kind.RESCORE, status=Job.Status.DONE, params={"game_type": "complots"}, total=2
+    )
+    games = list(Game.objects.order_by("id")[:2])
+    JobKeys.objects.create(job=job, keys=[g.pk for g in games])
+    for g in games:
+        JobItem.objects.create(job=job, key=g.pk, game=g, ok=True, winners_after=[0])
+    Job.objects.filter(pk=job.pk).update(created_by=owner)
+    stats.stats_rebuild()  # the ratings a commit would have queued (tests do not commit)
+
+
+def _export_bytes(tmp_path: Path) -> bytes:
+    path = tmp_path / "archive.jsonl"
+    call_command("export_all", str(path))
+    return path.read_bytes()
+
+
+def test_hostile_but_valid_data_round_trips_exactly(tmp_path: Path) -> None:
+    sqlite = connection.vendor == "sqlite"
+    _some_records()
+    ada = User.objects.create_user('ada 🎲 "quoted" \\', email='a"b@example.org', password="pw")
+    players = [Player.objects.create(name=name, created_by=ada) for name in HOSTILE_NAMES]
+    held = dict(NESTED, big=BIG, negative_big=-BIG, huge=10**40)  # PostgreSQL's jsonb holds these
+    if sqlite:  # SQLite holds a lone surrogate in JSON too (as its escape); PostgreSQL cannot
+        held.update(lone=SURROGATE, pair=["\udfff" + "x", {SURROGATE: "as a key"}])
+    else:
+        with pytest.raises(DatabaseError), transaction.atomic():
+            Round.objects.create(game=Game.objects.first(), number=999, data={"x": SURROGATE})
+    edition = Edition.objects.create(
+        game_type="pot-de-vin",
+        key="hostile",
+        description="\n".join(HOSTILE_NAMES),
+        data=held,
+        created_by=ada,
+    )
+    notes = ('🎲 Zo\u0308e «مرحبا» "q" \\ \n' * 400)[:5000]
+    game = Game.objects.create(
+        game_type="pot-de-vin",
+        edition=edition,
+        location=HOSTILE_NAMES[1],
+        notes=notes,
+        owner=ada,
+        player_count=3,
+        first_player=0,
+        setup=held,
+        teams=[[0, 2], [1]],
+    )
+    for seat, player in enumerate(players[:3]):
+        Seat.objects.create(game=game, seat=seat, player=player, team=seat % 2)
+    for number in (1, 2):
+        Round.objects.create(game=game, number=number, data={"n": number, "held": held})
+    # Beyond 64 bits, on a line of its own that orjson would read (no lone surrogate on it).
+    beyond = Job.objects.create(kind=Job.Kind.RESCORE, params={"big": BIG, "below": -(2**63) - 1})
+    job = Job.objects.create(kind=Job.Kind.IMPORT, params=held, error=notes[:300])
+    JobInput.objects.create(job=job, key=0, document={"doc": held, "names": HOSTILE_NAMES})
+    JobItem.objects.create(job=job, key=0, ok=False, error={"message": HOSTILE_NAMES[0]})
+
+    before = _rows()
+    derived = _derived()
+    stored = Round.objects.get(game=game, number=1).data["held"]
+    # The database gives back what was stored: integers beyond 64 bits stay integers, and the
+    # lone surrogate is a lone surrogate: values orjson refuses to write.
+    assert stored["big"] == BIG and type(stored["big"]) is int
+    assert stored["huge"] == 10**40 and type(stored["huge"]) is int
+    if sqlite:
+        assert stored["lone"] == SURROGATE and stored["pair"][1] == {SURROGATE: "as a key"}
+    with pytest.raises(orjson.JSONEncodeError):
+        orjson.dumps(stored)
+    assert len(Game.objects.get(pk=game.pk).notes) == 5000
+    assert derived["PlayerStats"] and derived["Rating"]
+
+    data = _export_bytes(tmp_path)
+    lines = data.split(b"\n")
+    assert lines[-1] == b""  # the last line is whole
+    values = [_strict_json(line) for line in lines[:-1]]  # every line is plain JSON
+    record = next(v for v in values if v.get("kind") == "game" and v["id"] == game.pk)
+    entries = [e["data"] for e in record["entries"]]
+    # json.loads reads back the very values stored
+    assert repr(entries) == repr(
+        [r.data for r in Round.objects.filter(game=game).order_by("number")]
+    )
+    assert record["notes"] == notes
+
+    _wipe()
+    _assert_empty()
+    call_command("import_all", str(tmp_path / "archive.jsonl"))
+
+    after = _rows()
+    for name, rows in before.items():
+        assert after[name] == rows, name
+        assert repr(after[name]) == repr(rows), name  # 2**64 == float(2**64): types too
+    assert _derived() == derived
+    assert Job.objects.get(pk=beyond.pk).params == {"big": BIG, "below": -(2**63) - 1}
+    assert type(Job.objects.get(pk=beyond.pk).params["big"]) is int
+    restored = Round.objects.get(game=game, number=1).data["held"]
+    assert type(restored["big"]) is int and restored["negative_big"] == -BIG
+    assert math.copysign(1, restored["floats"][5]) == math.copysign(1, stored["floats"][5])
+    if sqlite:
+        assert restored["lone"] == SURROGATE
+        assert Edition.objects.get(key="hostile").data["pair"][0] == "\udfff" + "x"
+    assert list(Player.objects.filter(pk__in=[p.pk for p in players]).order_by("id")) == players
+    assert Player.objects.get(pk=players[3].pk).name == HOSTILE_NAMES[3]  # not normalized
+
+
+def test_a_record_that_cannot_be_written_faithfully_stops_the_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    _some_records()
+    game = Game.objects.order_by("id").last()
+    assert game is not None
+    if connection.vendor == "sqlite":
+        # JSON SQLite holds, that Python reads as an infinite float (orjson would write null).
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE games_round SET data = '{\"x\": 1e999}' WHERE id = %s",
+                [Round.objects.filter(game=game).order_by("number").first().pk],
+            )
+        assert math.isinf(Round.objects.filter(game=game).order_by("number").first().data["x"])
+        what = f"game id {game.pk}"
+    else:  # jsonb holds no such number: a record with one, as the export would read it
+        real_jobs = archive._jobs
+
+        def jobs_and_one_more(names: dict[int, str]) -> Any:
+            yield from real_jobs(names)
+            yield {"kind": "job", "id": 4242, "params": {"x": math.inf}}
+
+        monkeypatch.setattr(archive, "_jobs", jobs_and_one_more)
+        what = "job id 4242"
+
+    path = tmp_path / "backup.jsonl"
+    path.write_bytes(b"yesterday's archive")
+    with pytest.raises(CommandError, match=what) as failed:
+        call_command("export_all", str(path))
+    assert "incomplete" in str(failed.value)
+    assert path.read_bytes() == b"yesterday's archive"  # kept, not replaced by a cut one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.jsonl"]
+
+    capsysbinary.readouterr()
+    with pytest.raises(CommandError, match=what):
+        call_command("export_all", "-")
+    written = capsysbinary.readouterr().out
+    assert written and b'"trailer"' not in written
+    _wipe()
+    counts = _table_counts()
+    with pytest.raises(ArchiveError, match="incomplete"):
+        archive_restore(io.BytesIO(written))
+    assert _table_counts() == counts
+
+
+def test_encoding_refuses_what_json_cannot_hold() -> None:
+    for value in (math.inf, -math.inf, math.nan):
+        with pytest.raises(ValueError):
+            archive._encode({"kind": "job", "params": [value]})
+    line = archive._encode({"a": [BIG, SURROGATE, "é"]})
+    assert line == b'{"a":[18446744073709551616,"\\ud800","\\u00e9"]}'
+    assert json.loads(line) == {"a": [BIG, SURROGATE, "é"]}
+    assert archive._encode({"a": 2**63, "b": "é"}) == orjson.dumps({"a": 2**63, "b": "é"})
+
+
+def _cuts(data: bytes) -> dict[str, bytes]:
+    lines = data.splitlines(keepends=True)
+    assert b'"trailer"' in lines[-1] and len(lines) > 10
+    middle = len(lines) // 2
+    return {
+        "empty": b"",
+        "in the header": lines[0][:20],
+        "after the header": lines[0],
+        "in the middle of a record": b"".join(lines[:middle]) + lines[middle][:-30],
+        "a record without its newline": b"".join(lines[:middle]) + lines[middle][:-1],
+        "at a line boundary in the middle": b"".join(lines[:middle]),
+        "at the line boundary before the trailer": b"".join(lines[:-1]),
+        "in the trailer": b"".join(lines[:-1]) + lines[-1][:25],
+        "the trailer without its newline": data[:-1],
+    }
+
+
+def test_a_cut_archive_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    _some_records()
+    data = _export_bytes(tmp_path)
+    _wipe()
+    counts = _table_counts()
+    for where, cut in _cuts(data).items():
+        with pytest.raises(ArchiveError, match="incomplete"):
+            archive_restore(io.BytesIO(cut))
+        assert _table_counts() == counts, where
+        _assert_empty()
+    # The archive whole is restored (the refusals above left nothing behind).
+    archive_restore(io.BytesIO(data))
+    assert Game.objects.count() == 6
+
+
+def _tampered(data: bytes) -> dict[str, tuple[bytes, str]]:
+    lines = data.splitlines(keepends=True)
+    trailer = json.loads(lines[-1])
+    player = next(i for i, line in enumerate(lines) if b'"kind":"player"' in line)
+    renamed = json.loads(lines[player])
+    renamed["name"] += " (altered)"
+    more = dict(trailer, counts=dict(trailer["counts"], game=trailer["counts"]["game"] + 1))
+    digest = dict(trailer, sha256="0" * 64)
+    extra = json.loads(lines[player])
+    extra["id"] = 999_999
+    extra["name"] = "An extra"
+
+    def line(value: dict[str, Any]) -> bytes:
+        return json.dumps(value).encode() + b"\n"
+
+    return {
+        "a record changed": (
+            b"".join(lines[:player] + [line(renamed)] + lines[player + 1 :]),
+            "checksum",
+        ),
+        "a record removed": (b"".join(lines[:player] + lines[player + 1 :]), "counts"),
+        "a record added before the trailer": (
+            b"".join(lines[:player] + [line(extra)] + lines[player:]),
+            "counts",
+        ),
+        "a count changed": (b"".join(lines[:-1]) + line(more), "counts"),
+        "the checksum changed": (b"".join(lines[:-1]) + line(digest), "checksum"),
+        "a record after the trailer": (data + line(extra), "follows the trailer"),
+        "a blank line": (b"".join(lines[:player] + [b"\n"] + lines[player:]), "not JSON"),
+        "a second trailer": (data + lines[-1], "follows the trailer"),
+    }
+
+
+def test_a_tampered_archive_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    _some_records()
+    data = _export_bytes(tmp_path)
+    _wipe()
+    counts = _table_counts()
+    for what, (altered, message) in _tampered(data).items():
+        assert altered != data, what
+        with pytest.raises(ArchiveError, match=message):
+            archive_restore(io.BytesIO(altered))
+        assert _table_counts() == counts, what
+        _assert_empty()
+
+
+def test_the_commands_write_a_trailer_and_refuse_a_cut_file(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    _some_records()
+    before = _rows()
+    path = tmp_path / "backup.jsonl"
+    call_command("export_all", str(path))
+    capsysbinary.readouterr()
+    call_command("export_all", "-")
+    piped = capsysbinary.readouterr().out
+    on_disk = path.read_bytes()
+    for data in (on_disk, piped):
+        lines = [_strict_json(line) for line in data.splitlines()]
+        trailer = lines[-1]
+        assert set(trailer) == {"trailer", "counts", "sha256"}
+        assert trailer["trailer"] == "potdevin-archive/1"
+        assert trailer["counts"] == {
+            "user": User.objects.count(),
+            "player": Player.objects.count(),
+            "edition": Edition.objects.count(),
+            "game": Game.objects.count(),
+            "job": Job.objects.count(),
+        }
+        body = data[: data.rindex(b"\n", 0, len(data) - 1) + 1]
+        assert trailer["sha256"] == hashlib.sha256(body).hexdigest()
+    # The same records both ways (the header's time aside).
+    assert on_disk.splitlines()[1:-1] == piped.splitlines()[1:-1]
+    assert not list(tmp_path.glob("*.partial"))
+
+    _wipe()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(on_disk[: len(on_disk) * 2 // 3])
+    with pytest.raises(CommandError, match="incomplete") as refused:
+        call_command("import_all", str(cut))
+    assert "nothing was restored" in str(refused.value)
+    _assert_empty()
+
+    call_command("import_all", str(path))
+    assert _rows() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_restore_commits_nothing(tmp_path: Path) -> None:
+    """Outside a test's own transaction: the export reads in a transaction of its own, and a
+    refused restore rolls back for real."""
+    _some_records()
+    before = _rows()
+    path = tmp_path / "backup.jsonl"
+    call_command("export_all", str(path))
+    data = path.read_bytes()
+    _wipe()
+    counts = _table_counts()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[: data.rindex(b'{"trailer"')])
+    with pytest.raises(CommandError, match="incomplete"):
+        call_command("import_all", str(cut))
+    assert _table_counts() == counts
+    _assert_empty()
+    call_command("import_all", str(path))
+    assert _rows() == before
+    assert PlayerStats.objects.exists() and Rating.objects.exists()
