@@ -587,10 +587,10 @@ def log_document_clean(document: Any) -> dict[str, Any]:
     ``RecordError`` (malformed, too_many_entries and the gate's codes)."""
     if not isinstance(document, dict):
         raise RecordError("malformed", "a log document is a JSON object")
-    stored_json.check(document)
     try:
         info = engine_for_log(document).info
     except LogError:
+        stored_json.check(document)
         return {"format": document.get("format")}
     entries = document.get(info.entries_key)
     if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
@@ -598,6 +598,7 @@ def log_document_clean(document: Any) -> dict[str, Any]:
             "too_many_entries",
             f"a game has at most {MAX_ENTRIES} entries, not {len(entries)}",
         )
+    stored_json.check(document)
     cleaned: dict[str, Any] = stored_json.prune(document, stored_json.log_schema(info))
     return cleaned
 

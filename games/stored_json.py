@@ -21,6 +21,7 @@ Nothing here knows a game: the schemas come from the engines' ``GameInfo``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,10 +59,22 @@ class JsonRefused(RecordError):
 
 
 def join_path(path: str, key: str | int) -> str:
-    """``rounds`` + 2 is ``rounds[2]``; ``gain`` + ``florins`` is ``gain.florins``."""
+    """``rounds`` + 2 is ``rounds[2]``; ``gain`` + ``florins`` is ``gain.florins``. A key with
+    a character an error body cannot carry as it is (a lone surrogate, a control character)
+    is shown escaped, as JSON escapes it."""
     if isinstance(key, int):
         return f"{path}[{key}]"
+    if not key.isprintable() or _has_surrogate(key):
+        key = json.dumps(key)[1:-1]
     return f"{path}.{key}" if path else key
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def check_text(value: str, *, path: str = "", max_length: int | None = None) -> None:
@@ -70,12 +83,10 @@ def check_text(value: str, *, path: str = "", max_length: int | None = None) -> 
     none). Raises ``JsonRefused`` (invalid_text, too_long)."""
     if "\x00" in value:
         raise JsonRefused("invalid_text", "text cannot hold the NUL character", path=path)
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    if _has_surrogate(value):
         raise JsonRefused(
             "invalid_text", "text holds a lone surrogate, which is not a character", path=path
-        ) from None
+        )
     if max_length is not None and len(value) > max_length:
         raise JsonRefused(
             "too_long", f"text is {len(value)} characters; at most {max_length}", path=path

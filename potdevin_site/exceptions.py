@@ -13,6 +13,7 @@ from django.db.models import ProtectedError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler
 
 from games.errors import Forbidden, GameConflict, RecordError
@@ -84,15 +85,59 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if not isinstance(exc, exceptions.APIException):
         return response
     if isinstance(exc, exceptions.ValidationError):
-        response.data = body(
-            "invalid", "The request is not valid: see fields.", fields=_plain(exc.detail)
-        )
+        fields = _plain(exc.detail)
+        gate = _gate_refusal(exc.detail)
+        if gate is None:
+            response.data = body("invalid", "The request is not valid: see fields.", fields=fields)
+        else:
+            code, message, path = gate
+            response.data = body(code, f"{path}: {message}", path=path, fields=fields)
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
         extra = {"wait": exc.wait} if isinstance(exc, exceptions.Throttled) else {}
         response.data = body(str(code), str(exc.detail), **extra)
     return response
+
+
+# A field's error that is one of the stored-data gate's refusals (games/stored_json.py) has the
+# gate's code, whichever route refused it: a name or a note too long is `too_long` on a form
+# route as in an import.
+_GATE_CODES = {
+    "too_long": "too_long",
+    "max_length": "too_long",
+    "invalid_text": "invalid_text",
+    "null_characters_not_allowed": "invalid_text",
+    "surrogate_characters_not_allowed": "invalid_text",
+    "blank_name": "blank_name",
+}
+
+
+def _gate_refusal(detail: Any) -> tuple[str, str, str] | None:
+    """The gate's code, message and path when ``detail`` holds exactly one error and it is one
+    of the gate's refusals; None otherwise (the request gets `invalid`)."""
+    leaves: list[tuple[str, exceptions.ErrorDetail]] = []
+    stack: list[tuple[str, Any]] = [("", detail)]
+    while stack and len(leaves) < 2:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            for key, child in node.items():
+                if key == api_settings.NON_FIELD_ERRORS_KEY:
+                    step = ""
+                elif isinstance(key, int) or str(key).isdigit():
+                    step = f"[{key}]"
+                else:
+                    step = f".{key}"
+                stack.append((f"{path}{step}".lstrip("."), child))
+        elif isinstance(node, list):
+            stack.extend((path, child) for child in node)
+        elif isinstance(node, exceptions.ErrorDetail):
+            leaves.append((path, node))
+    if len(leaves) != 1:
+        return None
+    path, error = leaves[0]
+    code = _GATE_CODES.get(str(error.code))
+    return None if code is None or not path else (code, str(error), path)
 
 
 def _plain(detail: Any) -> Any:

@@ -113,9 +113,9 @@ def test_the_starter_cannot_pass(api, game, unchanged) -> None:
         ({"trump": "U4", "plays": [{"card": "P5"}]}, "plays"),
         ({"trump": "U4", "plays": [{"seat": 0, "card": ["P5"]}]}, "plays"),
         ({"trump": "U4", "plays": [{"seat": 0, "pass": "maybe"}]}, "plays"),
-        ({"trump": "U4", "plays": [{"seat": 0, "card": "P5"}] * 13}, "plays"),
+        ({"trump": "U4", "plays": [{"seat": 0, "card": "P5"}] * 13}, "plays"),  # too_long
         ({"trump": ["U4"], "plays": []}, "trump"),
-        ({"trump": "U4" * 10, "plays": []}, "trump"),
+        ({"trump": "U4" * 10, "plays": []}, "trump"),  # too_long
         ({"plays": []}, "trump"),
         ({"trump": "U4"}, "plays"),
         ({"number": "two", "trump": "U4", "plays": []}, "number"),
@@ -125,8 +125,14 @@ def test_the_starter_cannot_pass(api, game, unchanged) -> None:
     ],
 )
 def test_wrong_types_are_400_invalid(api, game, unchanged, body, field) -> None:
+    """Wrong shapes are `invalid`; a string or a list past its length alone is `too_long`, the
+    stored-data gate's code, with its path."""
     response = api.post(rounds_url(game), body, format="json")
-    assert field in assert_error(response, 400, "invalid")["fields"]
+    too_long = len(body.get("plays") or ()) > 12 or len(str(body.get("trump"))) > 8
+    error = assert_error(response, 400, "too_long" if too_long else "invalid")
+    assert field in error["fields"]
+    if too_long:
+        assert error["path"] == field
 
 
 @pytest.mark.parametrize("body", [[], [1, 2], "round", 42, None])
@@ -221,11 +227,14 @@ def test_bad_game_fields_are_400_invalid(api, game, unchanged) -> None:
         {"players": ["A", "B", "C"], "first_player": "first"},
         {"players": ["A", "B", "C"], "first_player": 0, "played_on": "2026-02-30"},
         {"players": ["A", "B", "C"], "first_player": 0, "deck": "nope"},
-        {"players": ["A", "B", ""], "first_player": 0},
         {"players": ["A", "B", True], "first_player": 0},
-        {"players": ["A", "B", "x" * 81], "first_player": 0},
     ]:
         assert_error(api.post("/api/games/", body, format="json"), 400, "invalid")
+    # A name the name rule refuses has its code (games/names.py) and its place.
+    for name, code in [("", "blank_name"), ("\u200b ", "blank_name"), ("x" * 81, "too_long")]:
+        body = {"players": ["A", "B", name], "first_player": 0}
+        error = assert_error(api.post("/api/games/", body, format="json"), 400, code)
+        assert error["path"] == "players[2]" and "players" in error["fields"]
 
 
 def test_import_refused_documents_change_nothing(api, game, unchanged) -> None:
@@ -239,7 +248,7 @@ def test_bad_finish_and_patch_bodies(api, game, unchanged) -> None:
     url = f"/api/games/{game.pk}/"
     assert_error(api.post(f"{url}finish/", {"jokers": "nobles"}, format="json"), 400, "invalid")
     assert_error(api.patch(url, {"played_on": "tomorrow"}, format="json"), 400, "invalid")
-    assert_error(api.patch(url, {"location": "x" * 121}, format="json"), 400, "invalid")
+    assert_error(api.patch(url, {"location": "x" * 121}, format="json"), 400, "too_long")
 
 
 def test_nul_characters_are_refused_before_the_database(api, game, unchanged) -> None:
@@ -260,7 +269,7 @@ def test_nul_characters_are_refused_before_the_database(api, game, unchanged) ->
     assert response.status_code == 201 and response.json()["name"] == "back\\u0000slash"
     api.delete(f"/api/players/{response.json()['id']}/")  # as it was, for `unchanged`
     assert_error(api.get("/api/decks/%00/"), 404, "not_found")
-    assert_error(api.get("/api/players/?name=%00"), 400, "invalid")
+    assert_error(api.get("/api/players/?name=%00"), 400, "invalid_text", path="name")
 
 
 def test_an_api_url_no_route_takes_is_a_json_404(api, game, unchanged) -> None:

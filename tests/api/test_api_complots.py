@@ -138,10 +138,12 @@ def test_bad_create_fields_are_400_invalid(api) -> None:
         {"players": ["Ada", "Bea"]},
         {"players": ["Ada", "Bea"], "first_player": "x"},
         {"players": ["Ada", "Bea"], "first_player": 0, "variant": ["inquisitor"]},
-        {"players": ["Ada", "Bea"], "first_player": 0, "variant": "x" * 33},
     ]:
         response = api.post("/api/games/", {"game_type": "complots", **body}, format="json")
         assert_error(response, 400, "invalid")
+    body = {"game_type": "complots", "players": ["Ada", "Bea"], "first_player": 0}
+    response = api.post("/api/games/", {**body, "variant": "x" * 33}, format="json")
+    assert assert_error(response, 400, "too_long")["path"] == "variant"
     assert not Game.objects.exists()
 
 
@@ -280,7 +282,8 @@ def test_a_turn_of_the_wrong_shape_is_400_invalid(
     game = make_complots()
     before = snapshot()
     response = api.post(f"/api/games/{game.pk}/turns/", body, format="json")
-    assert field in assert_error(response, 400, "invalid")["fields"]
+    too_long = len(body.get("losses") or ()) > 8  # a list past its length alone: the gate's code
+    assert field in assert_error(response, 400, "too_long" if too_long else "invalid")["fields"]
     assert snapshot() == before
 
 

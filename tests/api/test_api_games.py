@@ -91,9 +91,17 @@ def test_player_with_games_cannot_be_deleted(api, make_game) -> None:
     assert Player.objects.filter(pk=ada.pk).exists()
 
 
-@pytest.mark.parametrize("body", [{"name": ""}, {"name": "   "}, {}, {"name": "x" * 81}])
-def test_player_bad_name_is_400(api, body) -> None:
-    body_json = assert_error(api.post("/api/players/", body, format="json"), 400, "invalid")
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"name": ""}, "blank_name"),
+        ({"name": "   "}, "blank_name"),
+        ({}, "invalid"),
+        ({"name": "x" * 81}, "too_long"),
+    ],
+)
+def test_player_bad_name_is_400(api, body, code) -> None:
+    body_json = assert_error(api.post("/api/players/", body, format="json"), 400, code)
     assert "name" in body_json["fields"]
     assert not Player.objects.exists()
 
@@ -146,7 +154,8 @@ def test_deck_with_three_symbols_on_a_card_is_400(api, standard_deck) -> None:
     cards = d1_cards()
     cards["A5"] = ["nobles"] * 3
     response = api.post("/api/decks/", {"key": "broken", "cards": cards}, format="json")
-    assert "cards" in assert_error(response, 400, "invalid")["fields"]  # at most 2 symbols
+    error = assert_error(response, 400, "too_long")  # at most 2 symbols
+    assert error["path"] == "cards.A5" and "cards" in error["fields"]
     assert not Edition.objects.filter(key="broken").exists()
 
 

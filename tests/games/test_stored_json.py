@@ -45,8 +45,9 @@ def test_floats_json_cannot_write_are_refused() -> None:
 def test_lone_surrogates_and_nul_are_refused_in_values_and_keys() -> None:
     assert refused({"name": "Ada\ud800"}) == ("invalid_text", "name")
     assert refused({"a": ["ok", "\udfff"]}) == ("invalid_text", "a[1]")
-    assert refused({"a\x00": 1}) == ("invalid_text", "a\x00")
-    assert refused({"k\ud800": 1})[0] == "invalid_text"
+    # A key that cannot be shown as it is (the path is in the error body) is shown escaped.
+    assert refused({"a\x00": 1}) == ("invalid_text", "a\\u0000")
+    assert refused({"k\ud800": [1]}) == ("invalid_text", "k\\ud800")
     assert refused(["x\x00y"]) == ("invalid_text", "[0]")
     check({"emoji": "🎲 Dé", "rtl": "עברית", "pair": "\U0001f600"})  # a surrogate pair is one char
 
