@@ -59,8 +59,11 @@ def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = No
     (player_in_others_games) when ``by`` is not staff and the player sits in a game ``by`` does
     not own: a name in other people's records is theirs too."""
     name = clean_name(name)
-    others_games = Seat.objects.filter(player=player).exclude(game__owner=by)
-    if by is not None and not by.is_staff and others_games.exists():
+    if (
+        by is not None
+        and not by.is_staff
+        and Seat.objects.filter(player=player).exclude(game__owner=by).exists()
+    ):
         raise Forbidden(
             "player_in_others_games",
             "this player sits in games other users recorded: only staff rename them",
@@ -89,10 +92,11 @@ def _game_info(game_type: str) -> GameInfo:
 def _clean_header(info: GameInfo, header: dict[str, Any]) -> dict[str, Any]:
     """Header values (teams, setup, finish) as stored: through the gate of ``stored_json``,
     each without the keys its schema does not define."""
-    properties = stored_json.log_schema(info)["properties"]
-    root = stored_json.log_schema(info)
+    schema = stored_json.log_schema(info)
     return {
-        key: stored_json.clean(value, {**properties.get(key, {}), "$defs": root["$defs"]}, path=key)
+        key: stored_json.clean(
+            value, {**schema["properties"].get(key, {}), "$defs": schema["$defs"]}, path=key
+        )
         for key, value in header.items()
     }
 
@@ -516,11 +520,13 @@ def game_reopen(*, game: Game) -> Game:
 def game_update(*, game: Game, **fields: Any) -> Game:
     """Change what the engine does not read: date, location, notes."""
     allowed = {"played_on", "location", "notes"}
-    for name, value in fields.items():
-        if name not in allowed:
-            raise ValueError(f"{name} cannot be changed here")
+    if not set(fields) <= allowed:
+        raise ValueError(f"{', '.join(sorted(set(fields) - allowed))} cannot be changed here")
+    location, notes = _clean_notes(
+        fields.get("location", game.location), fields.get("notes", game.notes)
+    )
+    for name, value in {**fields, "location": location, "notes": notes}.items():
         setattr(game, name, value)
-    game.location, game.notes = _clean_notes(game.location, game.notes)
     with transaction.atomic():
         game.save(update_fields=[*fields, "updated_at"])
         if "played_on" in fields:  # the order of games, which streaks and ratings follow
