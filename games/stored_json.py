@@ -22,7 +22,7 @@ Nothing here knows a game: the schemas come from the engines' ``GameInfo``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +96,56 @@ def check_text(value: str, *, path: str = "", max_length: int | None = None) -> 
 def check(value: Any, *, path: str = "", limits: Limits = DEFAULT_LIMITS) -> None:
     """Refuse what no database or encoder stores whole (see the module's docstring). Object keys
     are checked like strings. Raises ``JsonRefused``."""
+    if not _is_clean(value, limits):
+        _refuse(value, path, limits)
+
+
+_INFINITIES = (float("inf"), float("-inf"))
+
+
+def _is_clean(value: Any, limits: Limits) -> bool:
+    """Whether ``value`` passes ``check``, fast: one walk without paths, and every string (keys
+    too) checked at once. Stores, reads and imports all pass through here."""
+    if type(value) is not dict and type(value) is not list:
+        value = [value]
+    strings: list[Any] = []
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    max_depth, max_items = limits.max_depth, limits.max_items
+    while stack:
+        container, depth = stack.pop()
+        if depth > max_depth or len(container) > max_items:
+            return False
+        if type(container) is dict:
+            strings.extend(container)
+            children = container.values()
+        else:
+            children = container
+        for child in children:
+            kind = type(child)
+            if kind is str:
+                strings.append(child)
+            elif kind is int:
+                if child > INT_MAX or child < INT_MIN:
+                    return False
+            elif kind is dict or kind is list:
+                stack.append((child, depth + 1))
+            elif kind is float:
+                if child != child or child in _INFINITIES:
+                    return False
+            elif child is not None and kind is not bool:
+                return False
+    if not strings:
+        return True
+    try:
+        joined = "\x01".join(strings)  # a TypeError for a key that is no string
+        joined.encode("utf-8")  # a UnicodeEncodeError for a lone surrogate
+    except (TypeError, UnicodeEncodeError):
+        return False
+    return "\x00" not in joined and max(map(len, strings)) <= limits.max_string
+
+
+def _refuse(value: Any, path: str, limits: Limits) -> None:
+    """Find what ``_is_clean`` did not take, and raise its ``JsonRefused`` with the path."""
     stack: list[tuple[Any, str, int]] = [(value, path, 1)]
     while stack:
         item, where, depth = stack.pop()
@@ -124,7 +174,7 @@ def check(value: Any, *, path: str = "", limits: Limits = DEFAULT_LIMITS) -> Non
             else:
                 stack.extend((c, join_path(where, i), depth + 1) for i, c in enumerate(item))
         elif kind is float:
-            if item != item or item in (float("inf"), float("-inf")):
+            if item != item or item in _INFINITIES:
                 raise JsonRefused("out_of_range", "a number JSON cannot write", path=where)
         elif item is not None and kind is not bool:
             raise JsonRefused("malformed", f"{kind.__name__} is not a JSON value", path=where)
@@ -133,16 +183,36 @@ def check(value: Any, *, path: str = "", limits: Limits = DEFAULT_LIMITS) -> Non
 # --- keys a format does not define --------------------------------------------------------
 
 
-def prune(value: Any, schema: Mapping[str, Any]) -> Any:
-    """``value`` without the object keys ``schema`` does not define (a copy: ``value`` is not
-    changed). What the schema cannot place (a value of the wrong shape) is kept as it is, for
-    the engine to refuse with its own code."""
-    return _Pruner(schema).prune(value, schema)
+def prune(value: Any, schema: Mapping[str, Any], *, root: Mapping[str, Any] | None = None) -> Any:
+    """``value`` without the object keys ``schema`` does not define (``value`` is not changed:
+    every object that may lose keys is a new one; the rest is shared). What the schema cannot
+    place (a value of the wrong shape) is kept as it is, for the engine to refuse with its own
+    code. ``$ref`` resolves in ``root`` (by default ``schema`` itself)."""
+    pruner = _pruner(schema, schema if root is None else root)
+    return value if pruner is None else pruner(value)
 
 
-class _Pruner:
+Pruner = Callable[[Any], Any] | None  # None: the value is kept as it is
+# Compiled once per schema: the schemas are the engines' constants, read on every store.
+_PRUNERS: dict[tuple[int, int], tuple[Mapping[str, Any], Mapping[str, Any], Pruner]] = {}
+
+
+def _pruner(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Pruner:
+    key = (id(schema), id(root))
+    cached = _PRUNERS.get(key)
+    if cached is None or cached[0] is not schema or cached[1] is not root:
+        cached = (schema, root, _Compiler(root).compile(schema))
+        _PRUNERS[key] = cached
+    return cached[2]
+
+
+class _Compiler:
+    """Turns a JSON Schema into a function that prunes values of it: the schema is read once,
+    not at every value (``$ref`` resolved, branches and key sets prepared)."""
+
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
+        self.done: dict[int, Pruner] = {}
 
     def resolve(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
         while "$ref" in schema:
@@ -154,82 +224,129 @@ class _Pruner:
             schema = target
         return schema
 
-    def prune(self, value: Any, schema: Mapping[str, Any]) -> Any:
+    def compile(self, schema: Mapping[str, Any]) -> Pruner:
         schema = self.resolve(schema)
+        key = id(schema)
+        if key not in self.done:
+            self.done[key] = None  # a schema that refers to itself keeps what it nests
+            self.done[key] = self.build(schema)
+        return self.done[key]
+
+    def build(self, schema: Mapping[str, Any]) -> Pruner:
         branches = schema.get("anyOf") or schema.get("oneOf")
         if branches:
-            fitting = [b for b in map(self.resolve, branches) if self.fits(value, b)]
-            if not fitting:
-                return value
-            if len(fitting) > 1 and isinstance(value, dict):
-                return self.prune_object(value, fitting)
-            return self.prune(value, fitting[0])
-        if isinstance(value, dict):
-            return self.prune_object(value, [schema])
-        if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
-            return [self.prune(item, schema["items"]) for item in value]
-        return value
+            return self.any_of([self.resolve(b) for b in branches])
+        if "properties" in schema or "additionalProperties" in schema:
+            return self.object([schema])
+        items = schema.get("items")
+        if isinstance(items, Mapping):
+            each = self.compile(items)
+            if each is None:
+                return None
+            return lambda v: [each(x) for x in v] if type(v) is list else v
+        return None
 
-    def prune_object(self, value: dict[str, Any], schemas: list[Mapping[str, Any]]) -> Any:
-        """Keep a key that any of ``schemas`` defines (pruned by the first that does)."""
-        out: dict[str, Any] = {}
-        for key, child in value.items():
-            kept, child_schema = self.place(key, schemas)
-            if kept:
-                out[key] = child if child_schema is None else self.prune(child, child_schema)
-        return out
-
-    @staticmethod
-    def place(key: str, schemas: list[Mapping[str, Any]]) -> tuple[bool, Any]:
-        """Whether ``key`` is kept, and the schema its value follows (None: kept as it is)."""
+    def object(self, schemas: list[Mapping[str, Any]]) -> Pruner:
+        """Keep a key any of ``schemas`` defines (pruned by the first that does); an unknown
+        key as the first schema with a word on others says."""
+        defined: dict[str, Pruner] = {}
         for schema in schemas:
-            if key in schema.get("properties", {}):
-                return True, schema["properties"][key]
+            for key, sub in schema.get("properties", {}).items():
+                if key not in defined:
+                    defined[key] = self.compile(sub)
+        keep_others, others = False, None
         for schema in schemas:
             # Unsaid, an object with named properties has no others; one without is open.
             extra = schema.get("additionalProperties", "properties" not in schema)
             if extra is False and "additionalProperties" in schema:
-                return True, None  # the format refuses it: kept for the engine's own code
+                keep_others = True  # the format refuses them: kept for the engine's own code
+                break
             if isinstance(extra, Mapping):
-                return True, extra  # keys of a kind the engine checks (seats, colours)
+                keep_others, others = True, self.compile(extra)  # keys the engine checks
+                break
             if extra is True:
-                return True, None
-        return False, None
+                keep_others = True
+                break
+        if keep_others and others is None and all(f is None for f in defined.values()):
+            return None
 
-    def fits(self, value: Any, schema: Mapping[str, Any]) -> bool:
-        """A shallow match, enough to choose among an ``anyOf``'s branches: the JSON type, a
-        constant, and the required keys of an object."""
-        schema = self.resolve(schema)
-        if "const" in schema:
-            return bool(value == schema["const"])
-        if "enum" in schema:
-            return value in schema["enum"]
-        types = schema.get("type")
-        if types is not None:
-            allowed = [types] if isinstance(types, str) else list(types)
-            if _json_type(value) not in allowed and not (
-                "number" in allowed and _json_type(value) == "integer"
-            ):
-                return False
-        if isinstance(value, dict):
-            return all(k in value for k in schema.get("required", ()))
-        return True
+        def run(value: Any) -> Any:
+            if type(value) is not dict:
+                return value
+            out = {}
+            for key, child in value.items():
+                if key in defined:
+                    each = defined[key]
+                elif keep_others:
+                    each = others
+                else:
+                    continue
+                out[key] = child if each is None else each(child)
+            return out
+
+        return run
+
+    def any_of(self, branches: list[Mapping[str, Any]]) -> Pruner:
+        # A null branch keeps a null; a value another branch does not fit is kept whole anyway.
+        branches = [b for b in branches if b.get("type") != "null"]
+        if len(branches) == 1:
+            return self.compile(branches[0])
+        tests = [_fits(b) for b in branches]
+        if all(b.get("type") == "object" for b in branches):  # told apart by their keys
+            required = [frozenset(b.get("required", ())) for b in branches]
+            tests = [lambda v, r=r: type(v) is dict and v.keys() >= r for r in required]
+        pruners = [self.compile(b) for b in branches]
+        unions: dict[tuple[int, ...], Pruner] = {}
+
+        def run(value: Any) -> Any:
+            fitting = tuple(i for i, fits in enumerate(tests) if fits(value))
+            if not fitting:
+                return value
+            if len(fitting) == 1 or type(value) is not dict:
+                chosen = pruners[fitting[0]]
+            else:  # an object several branches take: what any of them defines is kept
+                if fitting not in unions:
+                    unions[fitting] = self.object([branches[i] for i in fitting])
+                chosen = unions[fitting]
+            return value if chosen is None else chosen(value)
+
+        return run
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+def _fits(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
+    """A shallow match, enough to choose among an ``anyOf``'s branches: a constant, the JSON
+    type, and the required keys of an object."""
+    if "const" in schema:
+        constant = schema["const"]
+        return lambda v: bool(v == constant)
+    if "enum" in schema:
+        values = list(schema["enum"])
+        return lambda v: v in values
+    types = schema.get("type")
+    allowed: set[str] | None = None
+    if types is not None:
+        allowed = {types} if isinstance(types, str) else set(types)
+        if "number" in allowed:
+            allowed.add("integer")
+    required = tuple(schema.get("required", ()))
+
+    def fits(value: Any) -> bool:
+        if allowed is not None and _JSON_TYPES.get(type(value)) not in allowed:
+            return False
+        return not (required and type(value) is dict and not all(k in value for k in required))
+
+    return fits
+
+
+_JSON_TYPES: dict[type, str] = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
 
 
 def clean(
