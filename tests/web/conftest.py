@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connections
 from django.test import Client
 
 from games import services
 from games.models import Edition
+from tests.web.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE
 
 
 @pytest.fixture(autouse=True)
@@ -46,3 +50,38 @@ def standard_deck(db: None) -> Edition:
     deck = services.edition_default("pot-de-vin")
     assert deck is not None
     return deck
+
+
+@pytest.fixture
+def browser(
+    skip_or_fail: Callable[[str], None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[Any]:
+    """A Chromium context with a fresh profile, at phone size. Fails in CI when Chromium or
+    Playwright is missing (POTDEVIN_REQUIRE_SERVICES=1), skips elsewhere."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("Playwright is not installed (pip install -e '.[dev]')")
+    if not Path(CHROMIUM).exists():
+        skip_or_fail(f"Chromium not found at {CHROMIUM} (make browser installs it)")
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # still plain synchronous code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport=PHONE,
+        )
+        context.set_default_timeout(15_000)
+        try:
+            yield context
+        finally:
+            context.close()
+            # The ORM calls made while Playwright's loop ran have connections of their own
+            # (Django keeps connections per async context): close them, or the test database
+            # cannot be dropped.
+            connections.close_all()

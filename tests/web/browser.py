@@ -1,0 +1,52 @@
+"""What the browser tests share: headless Chromium (Debian's `chromium`, installed by `make
+browser`) and its options, signing in, and the phone-width check with screenshots at phone
+(390x844) and desktop (1280x800) widths into artifacts/. The `browser` fixture is in
+conftest.py."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from tests.accounts import PASSWORD
+
+CHROMIUM = os.environ.get("POTDEVIN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def sign_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/")
+
+
+def fits_phone(page: Any) -> None:
+    """No horizontal scrolling at 390 px."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{page.url} is {width} px wide"
+
+
+def shoot(page: Any, name: str, *, desktop: bool = True) -> None:
+    """Screenshots of the current page at phone width (checked to fit) and desktop width."""
+    page.set_viewport_size(PHONE)
+    fits_phone(page)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-390.png"), full_page=True)
+    if desktop:
+        page.set_viewport_size(DESKTOP)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-1280.png"), full_page=True)
+        page.set_viewport_size(PHONE)
