@@ -14,7 +14,7 @@ from django.shortcuts import redirect
 
 from games import selectors, services
 from games.errors import RecordError
-from games.models import Edition, name_key
+from games.models import MAX_LOCATION_LENGTH, MAX_NOTES_LENGTH, Edition, name_key
 from games.plugins import GamePlugin
 from games.web import present
 from scoring.engine import LogError
@@ -23,13 +23,20 @@ NAME_MAX_LENGTH = 80
 
 
 class PlayersForm(forms.Form):
-    """Players in seat order (clockwise), date and place: shared by every way to record a game.
-    As many seat rows as the game takes players."""
+    """Players in seat order (clockwise), date, place and notes: shared by every way to record a
+    game. As many seat rows as the game takes players."""
 
     played_on = forms.DateField(
         required=False, label="Played on", widget=forms.DateInput(attrs={"type": "date"})
     )
-    location = forms.CharField(required=False, max_length=120, label="Location")
+    location = forms.CharField(required=False, max_length=MAX_LOCATION_LENGTH, label="Location")
+    notes = forms.CharField(
+        required=False,
+        max_length=MAX_NOTES_LENGTH,
+        label="Notes",
+        help_text="Anything worth remembering about the game (kept with its log).",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
     game_type = forms.CharField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, plugin: GamePlugin, **kwargs: Any) -> None:

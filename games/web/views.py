@@ -77,8 +77,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _header_error(form: PlayersForm, exc: LogError | RecordError) -> None:
-    """Put an engine or record error on the player row it names, else on the whole form."""
+    """Put an engine or record error on the player row it names (or the location or notes it is
+    about), else on the whole form."""
     field = f"player_{exc.seat}" if exc.seat is not None and exc.seat < form.max_players else None
+    if getattr(exc, "path", None) in ("location", "notes"):
+        field = exc.path  # type: ignore[union-attr]
     form.add_error(field, exc.message)
 
 
@@ -123,6 +126,7 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
                         game_type=plugin.game_type,
                         played_on=data.get("played_on"),
                         location=data.get("location") or "",
+                        notes=data.get("notes") or "",
                         **options.game_kwargs(),
                     )
             except (LogError, RecordError) as exc:
@@ -169,6 +173,7 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
                         sheet=sheet.sheet(len(data["names"])),
                         played_on=data.get("played_on"),
                         location=data.get("location") or "",
+                        notes=data.get("notes") or "",
                         **options.game_kwargs(),
                     )
             except (LogError, RecordError) as exc:

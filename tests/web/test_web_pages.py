@@ -181,6 +181,36 @@ def test_new_game_with_teams(web: Client, standard_deck: Edition) -> None:
     assert [s.team for s in game.seats.order_by("seat")] == [0, 1, 0, 1]
 
 
+@pytest.mark.parametrize("game_type", ["pot-de-vin", "complots"])
+def test_new_game_keeps_its_notes_in_the_header_and_the_log(
+    web: Client, user: Any, standard_deck: Edition, game_type: str
+) -> None:
+    notes = "Rematch after dinner.\nBea arrived late."
+    data = new_game_data(game_type=game_type, notes=notes, variant="ambassador")
+    form = web.get(reverse("web:game-new-of", args=[game_type])).content.decode()
+    assert 'name="notes"' in form and '<label for="id_notes">Notes</label>' in form
+    response = web.post(reverse("web:game-new-of", args=[game_type]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get()
+    assert (game.game_type, game.notes, game.location) == (game_type, notes, "Club night")
+    assert services.game_export_log(game=game)["notes"] == notes
+    html = web.get(reverse("web:game", args=[game.pk])).content.decode()
+    assert "Rematch after dinner.<br>Bea arrived late." in html
+
+
+def test_notes_past_their_length_are_a_form_error(web: Client, standard_deck: Edition) -> None:
+    response = web.post(reverse("web:game-new"), new_game_data(notes="x" * 5001))
+    assert response.status_code == 200
+    assert "at most 5000 characters" in " ".join(response.context["form"].errors["notes"])
+    assert not Game.objects.exists()
+
+
+def test_a_scorepad_entry_keeps_its_notes(web: Client, standard_deck: Edition) -> None:
+    data = scorepad_data([{"nobles": 1, "cards": 1}, {}, {}], notes="From the paper sheet.")
+    assert web.post(reverse("web:scorepad-new"), data).status_code == 302
+    assert Game.objects.get().notes == "From the paper sheet."
+
+
 @pytest.mark.parametrize(
     ("fields", "field", "message"),
     [
