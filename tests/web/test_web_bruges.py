@@ -167,7 +167,11 @@ class Entry:
         self.phase2(round_)
         for turn in round_["turns"]:
             self.turn(turn, persons)
-        return self.response
+        # The review: the whole round shown, nothing stored before it is confirmed.
+        assert self.form.stage == "save", self.errors()
+        assert 'id="round-review"' in self.html
+        assert Round.objects.filter(game=self.game).count() == self.number - 1
+        return self.ok("save")
 
 
 def same(pid: str) -> str:
@@ -343,8 +347,8 @@ def test_a_seat_that_cannot_pay_is_not_offered_prestige(web: Client, user: Any) 
     # A forged tick is refused by the engine beside that seat.
     entry.post("phase2", climb_1="on")
     assert entry.response.status_code == 400
-    assert "not_enough_florins" in error_of(entry.html, "climb_1")
-    assert "round 1" in error_of(entry.html, "climb_1")
+    # In the players' terms: the player named first, no code, no 0-based seat.
+    assert error_of(entry.html, "climb_1") == "Bea has 5 florins, 7 needed (round 1)."
 
 
 # A game where round 3's dice bring both players to 3 red and 3 brown tokens: Ada has two houses,
@@ -389,10 +393,15 @@ def test_only_the_penalty_choices_that_are_needed_are_asked(web: Client, user: A
     # Ada's fire: two houses, no tile: asked which house.
     assert 'id="pen-0-red"' in html
     assert radios(html, "pen_0_red") == ["house:0", "house:1"]
-    assert "house 2 (blue, with Alchimista, who goes back to the hand)" in html
+    assert (
+        "house 2 (blue, with Alchimista (0 florins, →, scholars), who goes back to the hand)"
+        in (html_lib.unescape(html))
+    )
     # Ada's plague: a single person in play: said, not asked.
     assert radios(html, "pen_0_brown") == []
-    assert "Ada discards Alchimista." in html
+    assert "Ada discards Alchimista (0 florins, →, scholars; in house 2, blue)." in (
+        html_lib.unescape(html)
+    )
     # Bea has nothing to lose to either.
     assert radios(html, "pen_1_red") == [] and radios(html, "pen_1_brown") == []
     assert html.count("Bea has nothing to lose.") == 2
@@ -450,7 +459,7 @@ def test_a_refused_turn_is_shown_beside_its_field_and_nothing_is_kept(
     # Ada returns a red token she does not have (the action is offered for brown and yellow).
     entry.post("turn", card="red", action="threat")
     assert entry.response.status_code == 400
-    assert "(no_threat_token · round 1 · turn 1 · Ada)" in error_of(entry.html, "action")
+    assert error_of(entry.html, "action") == ("Ada has no red threat token (round 1, turn 1).")
     assert entry.draft == draft and not Round.objects.exists()
     assert 'id="card-red" value="red" checked' in entry.html  # what was typed is kept
     # A person too dear for her purse (after building a house): refused beside the price.
@@ -467,7 +476,7 @@ def test_a_refused_turn_is_shown_beside_its_field_and_nothing_is_kept(
         p_worker="yellow",
     )
     assert entry.response.status_code == 400
-    assert "not_enough_florins" in error_of(entry.html, "p_price")
+    assert error_of(entry.html, "p_price") == "Ada has 5 florins, 9 needed (round 1, turn 3)."
     assert len(entry.form.current.turns) == 2
     # A worker icon needs its colour: asked by the form before the engine.
     entry.post(
@@ -585,7 +594,9 @@ def test_the_engine_refusal_of_a_whole_round_is_shown_beside_its_turn(
     )
     assert response.status_code == 400
     html = response.content.decode()
-    assert "(bad_card · round 1 · turn 3 · Ada)" in error_of(html, "turn-3")
+    assert error_of(html, "turn-3") == (
+        "Ada: a card is one of blue, brown, red, purple, yellow, not green (round 1, turn 3)."
+    )
     assert not Round.objects.exists()
     # A draft that is not one: said, and the round starts again.
     response = web.post(
@@ -772,7 +783,9 @@ def test_a_game_on_a_verified_edition_with_coloured_spaces(web: Client, user: An
     assert "space 1: 1 florin, a blue card" in entry.html
     assert 'value="canal:left" data-colors="blue"' in entry.html
     entry.post("turn", card="red", action="canal:left")
-    assert "wrong_space_color" in error_of(entry.html, "action")
+    assert error_of(entry.html, "action") == (
+        "Ada: space 1 of the left section takes a blue card (round 1, turn 1)."
+    )
     assert "edition not verified" not in entry.html
 
 

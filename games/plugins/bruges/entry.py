@@ -23,6 +23,7 @@ it, nothing stored, and the running counts of every seat come from the engine it
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,7 @@ DIE_VALUES = range(1, 7)
 GAIN_NUMBERS = ("florins", "points", "prestige")
 MAX_GAIN = 99
 # Steps of the form (the value of the button pressed).
+CHANGE = "change"  # from the review: the last turn back in the form, every step kept
 RESUME = "resume"  # a draft kept by the script brought back after a reload
 DICE, PHASE2, UPKEEP, UPKEEP_PENALTY, TURN, MORE, PENALTY, PASS, UNDO, RESTART, SAVE = (
     "dice",
@@ -83,8 +85,16 @@ BUTTONS = (
     UNDO,
     RESTART,
     SAVE,
+    CHANGE,
 )
 NEW_PERSON = "new"  # the effect of the person hired by the card of the same step
+QUIET_DICE = {c: 3 for c in COLORS}  # dice that give no threat and no prestige
+
+
+def _moment(entry: Any) -> str:
+    """The moment of an automatic effect (or of its penalty): "draw", "dice" or "prestige"."""
+    at = entry.get("at") if isinstance(entry, dict) else None
+    return at if at in AT_NAMES else "dice"
 
 
 # --- The round being built -----------------------------------------------------------------
@@ -291,21 +301,34 @@ def _refusal(exc: LogError | None, draft: Draft, total: int) -> LogError | None:
 # --- Penalty choices -------------------------------------------------------------------------
 
 
+def person_label(view: Table, pid: str, *, house: bool = True) -> str:
+    """A person as a choice shows it: the name and what tells it apart from another card of
+    the same name (price, icon, group) and, in play, the house it sits in."""
+    person = view.person(pid)
+    if person is None:
+        return pid
+    where = ""
+    if house and 0 <= person.seat < len(view.seats):
+        for h in view.seats[person.seat].houses:
+            if h.person == pid:
+                where = f"; in house {h.index + 1}, {h.color}"
+    return f"{person.name} ({words.person_details(person)}{where})"
+
+
 def penalty_options(view: Table, seat: int, color: str) -> list[tuple[str, str]]:
     """The choices a penalty leaves, as (value, words): brown, each person in play; red, each
     house and each canal section with a tile. None when there is nothing to choose from."""
     me = view.seats[seat]
     if color == "brown":
-        out = []
-        for pid in me.persons:
-            person = view.person(pid)
-            out.append((f"person:{pid}", person.name if person else pid))
-        return out
+        return [(f"person:{pid}", person_label(view, pid)) for pid in me.persons]
     if color == "red":
         out = []
         for house in me.houses:
-            held = view.person(house.person) if house.person else None
-            what = f"with {held.name}, who goes back to the hand" if held else "empty"
+            if house.person:
+                held = person_label(view, house.person, house=False)
+                what = f"with {held}, who goes back to the hand"
+            else:
+                what = "empty"
             out.append((f"house:{house.index}", f"house {house.index + 1} ({house.color}, {what})"))
         for section in SECTIONS:
             if me.canals[section]:
@@ -609,6 +632,7 @@ class RoundForm(forms.Form):
             PENALTY: self._step_turn_penalty,
             PASS: self._step_pass,
             SAVE: self._step_save,
+            CHANGE: self._step_change,
         }[step]
         handler(step)
         return data
@@ -642,19 +666,26 @@ class RoundForm(forms.Form):
                 data[q["field"]] = q["options"][0][0]
         self.data = data
 
-    def phase2_questions(self) -> dict[str, Any]:
+    def _draw_unresolved(self, draft: Draft) -> bool:
+        """Whether an automatic effect at the draw left a penalty not entered yet (the dice's
+        penalties are only known once the draw is settled)."""
+        return self._upkeep_pending(draft, "draw") is not None
+
+    def phase2_questions(self, draft: Draft | None = None) -> dict[str, Any]:
         """The penalties the dice triggered (and the ones needing a choice) and who can pay
-        the prestige cost, read from the engine's state after the dice."""
-        draft = self.current
+        the prestige cost, read from the engine's state after the dice: the automatic effects
+        at the draw (and the penalties they caused) come first, as in the round."""
+        draft = draft or self.current
         dice = draft.dice or {}
         state = self.table.state
-        draw_upkeep = [u for u in draft.upkeep if isinstance(u, dict) and u.get("at") == "draw"]
+        draw_upkeep = [u for u in draft.upkeep if _moment(u) == "draw"]
+        waiting = self._draw_unresolved(draft)
         after_dice = round_progress(
             state, {"dice": dice, "upkeep": draw_upkeep, "penalties": [], "turns": []}
         )
         view = read_table(after_dice.state)
         penalties = []
-        for seat, color in view.pending:
+        for seat, color in [] if waiting else view.pending:
             options = penalty_options(view, seat, color)
             penalties.append(
                 {
@@ -678,9 +709,7 @@ class RoundForm(forms.Form):
             penalty_entry(q["seat"], q["color"], q["options"][0][0] if q["options"] else "")
             for q in penalties
         ]
-        early = [
-            u for u in draft.upkeep if isinstance(u, dict) and u.get("at") in ("draw", "dice", None)
-        ]
+        early = [u for u in draft.upkeep if _moment(u) in ("draw", "dice")]
         before = read_table(
             round_progress(
                 state, {"dice": dice, "upkeep": early, "penalties": defaults, "turns": []}
@@ -717,19 +746,25 @@ class RoundForm(forms.Form):
             "threats": threat_colors(dice),
             "cost": cost,
             "penalties": penalties,
+            "waiting": waiting,
             "climbers": climbers,
             "view": view,
         }
 
-    def _phase2_entries(self, report: bool = True) -> tuple[list[dict[str, Any]], list[int]]:
-        """The penalties and climbers typed (``report``: a choice left out is an error)."""
-        questions = self.phase2_questions()
+    def _phase2_entries(
+        self, report: bool = True, draft: Draft | None = None, defaults: bool = False
+    ) -> tuple[list[dict[str, Any]], list[int]]:
+        """The penalties and climbers typed (``report``: a choice left out is an error;
+        ``defaults``: a choice left out is taken as the first option, for a trial)."""
+        questions = self.phase2_questions(draft)
         penalties = []
         for q in questions["penalties"]:
             choice = ""
             if q["options"]:
                 choice = (self.data.get(q["field"]) or "").strip()
-                if not choice and len(q["options"]) == 1:
+                if choice not in {v for v, _ in q["options"]}:
+                    choice = ""  # none, or one left from a penalty that is gone
+                if not choice and (len(q["options"]) == 1 or defaults):
                     choice = q["options"][0][0]
                 if not choice:
                     if report:
@@ -792,8 +827,6 @@ class RoundForm(forms.Form):
             return
         self._commit(draft)
         self.notice = "Penalties and prestige entered: now the turns."
-        if reading.complete:
-            self._ready = True
 
     def _step_upkeep(self, step: str) -> None:
         """An infinity person's effect outside the turns (at the draw, after the dice or after
@@ -808,44 +841,57 @@ class RoundForm(forms.Form):
         if not pid or owner is None:
             self.add_error("u_person", "Whose effect was it? Choose the person.")
             return
-        self._phase2_entries()
-        if self.errors:
-            return
-        entry = {
-            "seat": owner,
-            "effect": pid,
-            "gain": self._gain(),
-            "at": self.cleaned_data.get("u_at") or "dice",
-        }
+        at = self.cleaned_data.get("u_at") or "dice"
+        entry = {"seat": owner, "effect": pid, "gain": self._gain(), "at": at}
         draft = self.current.copy()
         draft.upkeep = [*draft.upkeep, entry]
         self._add_upkeep(draft, entry)
 
-    def _upkeep_trial(self, draft: Draft) -> Reading:
-        """The draft read with the penalties typed so far (prestige left out: a later effect
-        may pay for it)."""
-        penalties, _ = self._phase2_entries(report=False)
-        trial = draft.copy()
-        trial.penalties, trial.prestige, trial.phase2 = penalties, [], True
-        return self._reading_of(trial)
+    def _upkeep_progress(self, draft: Draft, moment: str) -> RoundProgress:
+        """The draft's phase 2 read up to the automatic effects of ``moment`` (those of later
+        moments left out; prestige left out: a later effect may pay for it). At the draw, the
+        dice are not rolled yet: dice that give nothing stand in for them."""
+        moments = AT_NAMES[: AT_NAMES.index(moment) + 1]
+        entries = [u for u in draft.upkeep if _moment(u) in moments]
+        state = self.table.state
+        if moment == "draw":
+            return round_progress(state, {"dice": QUIET_DICE, "upkeep": entries, "turns": []})
+        penalties, _ = self._phase2_entries(report=False, draft=draft, defaults=True)
+        return round_progress(
+            state,
+            {"dice": draft.dice or {}, "upkeep": entries, "penalties": penalties, "turns": []},
+        )
+
+    def _upkeep_pending(self, draft: Draft, moment: str) -> tuple[Table, int, str] | None:
+        """The penalty an automatic effect of ``moment`` triggered and that is not entered
+        yet: (the table then, seat, colour)."""
+        if not any(_moment(u) == moment for u in draft.upkeep):
+            return None
+        progress = self._upkeep_progress(draft, moment)
+        error = progress.error
+        if not (error and error.code == "missing_penalty" and error.turn is None):
+            return None
+        view = read_table(progress.state)
+        if not view.pending:
+            return None
+        seat, color = view.pending[0]
+        return view, seat, color
 
     def _add_upkeep(self, draft: Draft, entry: dict[str, Any]) -> None:
-        reading = self._upkeep_trial(draft)
-        if reading.refusal is not None and reading.refusal.code != "missing_penalty":
-            self.engine_error(reading.refusal, upkeep=True)
+        at = _moment(entry)
+        progress = self._upkeep_progress(draft, at)
+        refusal = progress.error
+        if refusal is not None and refusal.code not in ("missing_penalty", "missing_turn"):
+            self.engine_error(refusal, upkeep=True)
             return
         # Penalties the effect triggered follow it, with the same moment; those leaving no
         # choice at once, the others asked next (``upkeep_question``).
-        at = entry.get("at") or "dice"
         for _ in range(10):
-            reading = self._upkeep_trial(draft)
-            error = reading.progress.error
-            if not (error and error.code == "missing_penalty" and error.turn is None):
+            pending = self._upkeep_pending(draft, at)
+            if pending is None:
                 break
-            if not reading.view.pending:
-                break
-            seat, color = reading.view.pending[0]
-            options = penalty_options(reading.view, seat, color)
+            view, seat, color = pending
+            options = penalty_options(view, seat, color)
             if len(options) > 1:
                 break
             choice = options[0][0] if options else ""
@@ -853,38 +899,31 @@ class RoundForm(forms.Form):
                 *draft.upkeep,
                 {"penalty": penalty_entry(seat, color, choice), "at": at},
             ]
-        self._commit(draft, keep=[f for f in self.fields if f.startswith(("pen_", "climb_"))])
+        keep = [f for f in self.fields if f.startswith(("pen_", "climb_", "fire_first_"))]
+        self._commit(draft, keep=keep)
         self.notice = "Automatic effect added."
 
     def upkeep_question(self) -> dict[str, Any] | None:
-        """A penalty an automatic effect triggered, when it leaves a choice."""
-        upkeep = self.current.upkeep
-        if (
-            self.stage != PHASE2
-            or not upkeep
-            or "effect" not in upkeep[-1]
-            and "penalty" not in upkeep[-1]
-        ):
+        """A penalty an automatic effect triggered and that is not entered yet, at the first
+        moment of the round where one is missing."""
+        if self.stage != PHASE2 or not self.current.upkeep:
             return None
-        reading = self._upkeep_trial(self.current)
-        error = reading.progress.error
-        if not (error and error.code == "missing_penalty" and error.turn is None):
-            return None
-        if not reading.view.pending:
-            return None
-        seat, color = reading.view.pending[0]
-        options = penalty_options(reading.view, seat, color)
-        if len(options) <= 1:
-            return None
-        return {
-            "seat": seat,
-            "name": self.names[seat],
-            "color": color,
-            "what": words.PENALTY_NAMES[color],
-            "options": options,
-            "verb": "discards" if color == "brown" else "loses",
-            "at": upkeep[-1].get("at") or "dice",
-        }
+        for moment in AT_NAMES:
+            pending = self._upkeep_pending(self.current, moment)
+            if pending is None:
+                continue
+            view, seat, color = pending
+            return {
+                "seat": seat,
+                "name": self.names[seat],
+                "color": color,
+                "what": words.PENALTY_NAMES[color],
+                "options": penalty_options(view, seat, color),
+                "verb": "discards" if color == "brown" else "loses",
+                "at": moment,
+                "at_words": words.AT_LABELS[moment],
+            }
+        return None
 
     def _step_upkeep_penalty(self, step: str) -> None:
         question = self.upkeep_question()
@@ -892,7 +931,7 @@ class RoundForm(forms.Form):
             self.add_error(None, "No penalty is due now.")
             return
         choice = (self.cleaned_data.get("t_choice") or "").strip()
-        if not choice:
+        if question["options"] and not choice:
             self.add_error("t_choice", f"What does {question['name']} lose?")
             return
         entry = {
@@ -1080,7 +1119,7 @@ class RoundForm(forms.Form):
         number = len(closed.turns)
         self.notice = f"Turn {number} entered ({name})."
         if reading.complete:
-            self._ready = True
+            self.notice += " Every turn is entered: check the round, then save it."
 
     def pending_question(self) -> dict[str, Any] | None:
         """A penalty an effect of the turn being entered triggered, when it leaves a choice."""
@@ -1155,13 +1194,32 @@ class RoundForm(forms.Form):
         self._commit(draft)
         self.notice = f"Turn {len(draft.turns)}: {self.names[seat]} passes."
         if reading.complete:
-            self._ready = True
+            self.notice += " Every turn is entered: check the round, then save it."
 
     def _step_save(self, step: str) -> None:
+        """The round as reviewed is stored (the only step that stores)."""
         if self.stage != SAVE:
             self.add_error(None, "The round is not complete yet.")
             return
         self._ready = True
+
+    def _step_change(self, step: str) -> None:
+        """From the review: the last turn back in the form with all its steps (a pass is
+        taken back), nothing else lost."""
+        draft = self.current.copy()
+        if not draft.turns or draft.open:
+            self.notice = draft.undo()
+            self._commit(draft)
+            return
+        last = draft.turns.pop()
+        if not last.get("pass"):
+            draft.open = list(last.get("steps") or [])
+        self._commit(draft)
+        name = self.names[last["seat"]] if isinstance(last.get("seat"), int) else ""
+        self.notice = (
+            f"Turn {len(draft.turns) + 1} ({name}) is open again with what was entered: add to "
+            "it, take back its last step, or save it again."
+        )
 
     # What the view asks.
 
@@ -1186,7 +1244,7 @@ class RoundForm(forms.Form):
         if isinstance(exc, RecordError):
             self.add_error(None, exc.message)
             return
-        text = refusal_words(exc, self.names)
+        text = refusal_words(exc, self.names, words.person_names(self.reading.view.persons))
         open_turn = len(self.current.turns) + 1
         if exc.turn is not None:
             if passing:
@@ -1241,14 +1299,33 @@ class RoundForm(forms.Form):
         return None
 
 
-def refusal_words(exc: LogError, names: Sequence[str]) -> str:
-    """The engine's refusal as the page shows it: its message, then its code, round, turn and
-    seat ("seat 1 has 3 florins, 6 needed (not_enough_florins · round 2 · turn 5 · Bea)")."""
-    where = [exc.code]
+def refusal_words(
+    exc: LogError, names: Sequence[str], persons: Mapping[str, str] | None = None
+) -> str:
+    """The engine's refusal as the pages show it, in the players' terms: the player named
+    first, persons by name, houses counted from 1, then where ("Bea has 3 florins, 6 needed
+    (round 2, turn 5)."). The code and the 0-based seats are the API's (``exc`` keeps them)."""
+    persons = persons or {}
+
+    def seat_name(match: re.Match[str]) -> str:
+        k = int(match.group(1))
+        return names[k] if 0 <= k < len(names) else f"player {k + 1}"
+
+    def person(match: re.Match[str]) -> str:
+        return persons.get(match.group(1), match.group(1))
+
+    text = exc.message
+    text = re.sub(r"\bseat (\d+)", seat_name, text)
+    text = re.sub(r"\bhouse (\d+)\b", lambda m: f"house {int(m.group(1)) + 1}", text)
+    text = re.sub(r"'([^']*)'", person, text)
+    text = text.replace(" suffer its ", " suffer the ").replace(" section 'left'", " left section")
+    who = names[exc.seat] if exc.seat is not None and 0 <= exc.seat < len(names) else None
+    if who is not None and not text.startswith(who):
+        text = f"{who}: {text}"
+    text = text[:1].upper() + text[1:]
+    where = []
     if exc.round is not None:
         where.append(f"round {exc.round}")
     if exc.turn is not None:
         where.append(f"turn {exc.turn}")
-    if exc.seat is not None and 0 <= exc.seat < len(names):
-        where.append(names[exc.seat])
-    return f"{exc.message} ({' · '.join(where)})"
+    return f"{text} ({', '.join(where)})." if where else f"{text}."

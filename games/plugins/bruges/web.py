@@ -32,6 +32,8 @@ from games.plugins.bruges.entry import (
     TURN,
     EntryTable,
     RoundForm,
+    person_label,
+    refusal_words,
 )
 from games.selectors import engine_state
 from games.web import present
@@ -125,7 +127,8 @@ def present_list(items: Sequence[str]) -> str:
 
 
 def _person_names(view: Table) -> dict[str, str]:
-    return {p.id: p.name for p in view.persons}
+    """Persons by name, with what tells apart cards of the same name."""
+    return words.person_names(view.persons)
 
 
 def _choice(form: RoundForm, name: str, value: str, label: str, **extra: Any) -> dict[str, Any]:
@@ -193,7 +196,43 @@ def round_context(form: RoundForm) -> dict[str, Any]:
         context.update(_turn_context(form, view, person_name))
     if stage == SAVE:
         context["complete"] = True
+        context["review"] = review_context(form, person_name)
     return context
+
+
+def review_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
+    """The whole round as it will be saved, in words, before it is stored."""
+    draft = form.current
+    names = form.names
+    dice = draft.dice or {}
+    threats = [c for c in COLORS if dice.get(c, 0) >= 5]
+    by_at: dict[str, list[str]] = {"draw": [], "dice": [], "prestige": []}
+    for u in draft.upkeep:
+        if not isinstance(u, dict):
+            continue
+        at = u.get("at") if u.get("at") in by_at else "dice"
+        if isinstance(u.get("penalty"), dict):
+            by_at[at].append(words.penalty_words(u["penalty"], names, person_name))
+        elif "effect" in u:
+            who = names[u["seat"]] if isinstance(u.get("seat"), int) else "?"
+            by_at[at].append(
+                f"{who}'s {person_name(str(u.get('effect')))}: {words.gain_words(u.get('gain'))}"
+            )
+    return {
+        "dice": ", ".join(f"{c} {dice.get(c)}" for c in COLORS),
+        "threats": present_list(threats) if threats else "none",
+        "draw": by_at["draw"],
+        "penalties": [
+            words.penalty_words(p, names, person_name)
+            for p in draft.penalties
+            if isinstance(p, dict)
+        ],
+        "after_dice": by_at["dice"],
+        "prestige": present_list([names[s] for s in draft.prestige if 0 <= s < len(names)])
+        if draft.prestige
+        else "no one",
+        "after_prestige": by_at["prestige"],
+    }
 
 
 def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
@@ -220,7 +259,7 @@ def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
             "choices": [_choice(form, "t_choice", v, label) for v, label in question["options"]],
         }
     upkeep_persons = [
-        (f"{p.seat}:{p.id}", f"{names[p.seat]}'s {p.name}")
+        (f"{p.seat}:{p.id}", f"{names[p.seat]}'s {person_label(questions['view'], p.id)}")
         for p in questions["view"].persons
         if p.status == "in_play" and p.icon == "infinity"
     ]
@@ -232,6 +271,7 @@ def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
             else "No die shows 5 or 6: no threat tokens."
         ),
         "penalties": penalties,
+        "penalties_waiting": questions["waiting"],
         "upkeep_question": question,
         "prestige_cost": questions["cost"],
         "climbers": [{**c, "field_obj": form[c["field"]]} for c in questions["climbers"]],
@@ -309,7 +349,7 @@ def _turn_context(form: RoundForm, view: Table, person_name: Any) -> dict[str, A
         for p in _unique_by_name(view)
     ]
     context["back_in_hand"] = [
-        (p.id, f"{p.name} ({words.GROUP_LABELS.get(p.group, p.group)}, {p.price})")
+        (p.id, person_label(view, p.id))
         for p in view.persons
         if p.status == "hand" and p.seat == seat
     ]
@@ -417,14 +457,13 @@ def effect_choices(form: RoundForm, view: Table, seat: int) -> list[tuple[str, s
         if p.status != "in_play":
             continue
         if p.seat == seat:
-            if p.icon == "worker" and not p.used:
-                out.append((p.id, f"{p.name} (worker: pays a {p.worker} worker)"))
-            elif p.icon == "infinity":
-                out.append((p.id, f"{p.name} (∞)"))
+            label = person_label(view, p.id)
+            if p.icon == "worker" and not p.used or p.icon == "infinity":
+                out.append((p.id, label))
             elif p.icon == "arrow" and p.id == just_hired:
-                out.append((p.id, f"{p.name} (→ just hired)"))
+                out.append((p.id, f"{label}, just hired"))
         elif p.icon == "infinity":
-            out.append((f"{p.seat}:{p.id}", f"{names[p.seat]}'s {p.name} (∞)"))
+            out.append((f"{p.seat}:{p.id}", f"{names[p.seat]}'s {person_label(view, p.id)}"))
     return out
 
 
@@ -479,15 +518,22 @@ class LaurelsForm(forms.Form):
 
     template = "web/bruges/finish_laurels.html"
 
-    def __init__(self, *args: Any, laurels: list[dict[str, Any]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        laurels: list[dict[str, Any]],
+        names: Sequence[str] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.laurels = laurels
+        self.names = list(names)
         for item in laurels:
             self.fields[self.field_name(item)] = forms.IntegerField(
                 min_value=0,
                 max_value=999,
                 initial=0,
-                label=f"{item['person_name']} ({item['name']})",
+                label=f"{item['person_name']} ({item['name']}'s; {item['details']})",
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num-in"}),
             )
 
@@ -513,28 +559,46 @@ class LaurelsForm(forms.Form):
         }
 
     def engine_error(self, exc: LogError | RecordError) -> bool:
-        if isinstance(exc, LogError) and exc.seat is not None:
+        if isinstance(exc, RecordError):
+            self.add_error(None, exc.message)
+            return True
+        text = refusal_words(exc, self.names, {i["person"]: i["person_name"] for i in self.laurels})
+        if exc.seat is not None:
             for item in self.laurels:
                 if item["seat"] == exc.seat and item["person"] in exc.message:
-                    self.add_error(self.field_name(item), exc.message)
+                    self.add_error(self.field_name(item), text)
                     return True
-        self.add_error(None, exc.message)
+        self.add_error(None, text)
         return True
 
 
 def laurel_persons(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The laurel persons in play, by seat, as the finish form asks their points."""
+    """The laurel persons in play, by seat, as the finish form asks their points (with what
+    tells apart two cards of the same name: price, group, the house it sits in)."""
+    from types import SimpleNamespace
+
     players = result.get("players") or []
     out = []
     for p in result.get("persons") or []:
         if p.get("icon") == "laurel" and p.get("status") == "in_play":
             seat = p["seat"]
+            tableau = players[seat].get("tableau") or [] if seat < len(players) else []
+            where = next(
+                (
+                    f"; in house {k + 1}, {h.get('color')}"
+                    for k, h in enumerate(tableau)
+                    if h.get("person") == p["id"]
+                ),
+                "",
+            )
+            details = words.person_details(SimpleNamespace(**p))
             out.append(
                 {
                     "seat": seat,
                     "name": players[seat]["name"] if seat < len(players) else f"seat {seat}",
                     "person": p["id"],
                     "person_name": p["name"],
+                    "details": f"{details}{where}",
                     "group": words.GROUP_LABELS.get(p["group"], p["group"]),
                 }
             )
@@ -542,7 +606,9 @@ def laurel_persons(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def laurels_form(result: dict[str, Any], data: Any = None) -> LaurelsForm:
-    return LaurelsForm(data, laurels=laurel_persons(result))
+    players = sorted(result.get("players") or [], key=lambda p: p.get("seat", 0))
+    names = [str(p.get("name", "")) for p in players]
+    return LaurelsForm(data, laurels=laurel_persons(result), names=names)
 
 
 finish_form = laurels_form  # the end-of-game choices: the laurel points

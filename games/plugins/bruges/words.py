@@ -134,3 +134,38 @@ def turn_words(
     if turn.get("pass"):
         return "passes (no cards left)"
     return "; ".join(step_words(s, names, person_name) for s in turn.get("steps") or [])
+
+
+def person_details(person: Any) -> str:
+    """What tells a person card apart from another of the same name: price, icon (and the
+    worker it pays), group ("6 florins, worker: blue, artists")."""
+    icon = ICON_SHORT.get(person.icon, person.icon)
+    if person.icon == "worker" and getattr(person, "worker", None):
+        icon = f"worker: {person.worker}"
+    group = GROUP_LABELS.get(person.group, person.group).lower()
+    return f"{plural(person.price, 'florin')}, {icon}, {group}"
+
+
+def person_names(persons: Sequence[Any]) -> dict[str, str]:
+    """Each person's name as the pages show it: the name alone where it is the only card of
+    that name met in the game, else with its price, icon and group (and, if even those are the
+    same, its number among them)."""
+    by_name: dict[str, list[Any]] = {}
+    for p in persons:
+        by_name.setdefault(p.name.casefold(), []).append(p)
+    out: dict[str, str] = {}
+    for group in by_name.values():
+        if len(group) == 1:
+            out[group[0].id] = group[0].name
+            continue
+        seen: dict[str, int] = {}
+        for p in group:
+            details = person_details(p)
+            seen[details] = seen.get(details, 0) + 1
+        count: dict[str, int] = {}
+        for p in group:
+            details = person_details(p)
+            count[details] = count.get(details, 0) + 1
+            extra = f", no. {count[details]}" if seen[details] > 1 else ""
+            out[p.id] = f"{p.name} ({details}{extra})"
+    return out
