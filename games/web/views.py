@@ -24,7 +24,7 @@ from games import selectors, services
 from games.errors import RecordError
 from games.models import Game
 from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
-from games.web import charts, present
+from games.web import charts, present, refusals
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
 from scoring import jobs
 from scoring import selectors as scoring_selectors
@@ -82,7 +82,17 @@ def _header_error(form: PlayersForm, exc: LogError | RecordError) -> None:
     field = f"player_{exc.seat}" if exc.seat is not None and exc.seat < form.max_players else None
     if getattr(exc, "path", None) in ("location", "notes"):
         field = exc.path  # type: ignore[union-attr]
-    form.add_error(field, exc.message)
+    names = (getattr(form, "cleaned_data", None) or {}).get("names") or []
+    form.add_error(field, refusals.sentence(exc, names, refusals.for_game(form.plugin.game_type)))
+
+
+def _refusal(exc: LogError | RecordError, game: Game, entry_name: str | None = None) -> str:
+    """An engine or record refusal about a stored game in the players' words (``refusals``),
+    with the entry it is about when there is one."""
+    words = refusals.sentence(exc, _names(game), refusals.for_game(game.game_type))
+    if entry_name and exc.round is not None:
+        return f"{entry_name.capitalize()} {exc.round}: {words}"
+    return words
 
 
 def _chosen_game(request: HttpRequest, game_type: str | None) -> str | None:
@@ -225,9 +235,8 @@ def _render_game(
         try:
             table = web.table_state(game)
         except LogError as exc:  # e.g. entries stored before a rules correction
-            messages.error(
-                request, f"The stored {info.entry_name}s no longer replay: {exc.message}"
-            )
+            words = _refusal(exc, game, info.entry_name)
+            messages.error(request, f"The stored {info.entry_name}s no longer replay. {words}")
     if table is not None and can_write:
         if table.over and finish_form is None:
             finish_form = web.finish_form(result)
@@ -289,7 +298,8 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         table = web.table_state(game)
     except LogError as exc:
-        messages.error(request, f"The stored {entry_name}s no longer replay: {exc.message}")
+        words = _refusal(exc, game, entry_name)
+        messages.error(request, f"The stored {entry_name}s no longer replay. {words}")
         return redirect("web:game", pk=pk)
     if table.over:
         messages.error(request, f"The game ended after {entry_name} {table.number - 1}.")
@@ -317,7 +327,7 @@ def _game_action(request: HttpRequest, pk: int, action: Any, done: str) -> HttpR
     try:
         action(game=game)
     except (LogError, RecordError) as exc:
-        messages.error(request, exc.message)
+        messages.error(request, _refusal(exc, game))
     else:
         messages.success(request, done)
     return redirect("web:game", pk=pk)
@@ -345,7 +355,7 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
         except (LogError, RecordError) as exc:
             # A refusal that names something on the form stays there; any other is a message.
             if form is None or not form.engine_error(exc):
-                messages.error(request, exc.message)
+                messages.error(request, _refusal(exc, game))
                 return redirect("web:game", pk=pk)
         else:
             messages.success(request, "Game finished.")

@@ -150,7 +150,7 @@ def test_an_illegal_card_shows_the_engine_error_and_undo_works(
     with page.expect_navigation():
         page.click("#save-round")
     error = page.locator("#slot-1 .error")
-    assert error.inner_text() == "A9 was already played"
+    assert error.inner_text() == "Bea: A9 was already played."  # the player first, by name
     assert page.is_checked("#trump-U4") and page.is_checked("#play0-P5")  # input kept
     assert Round.objects.filter(game=game).count() == 1
     shoot(page, "round-error")

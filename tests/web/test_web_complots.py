@@ -293,7 +293,7 @@ def test_a_coup_row_is_filled_with_its_target(web: Client, user: Any) -> None:
             {"actor": 0, "action": "duchess", "challenge": {"by": 1, "truthful": True},
              "losses": [{"seat": 2, "card": "captain"}]},
             "loss_0_seat",
-            "by seat 1, not seat 2",
+            "Cy: the loss at position 1 must be by Bea, not Cy.",
         ),
         # An assassination under 3 coins (a forged or stale page).
         ({"actor": 0, "action": "assassin", "target": 1}, "action", "costs 3 coins"),
@@ -324,7 +324,10 @@ def test_the_engine_refusal_is_shown_beside_its_field_and_nothing_is_stored(
     game = make_game(user)
     response = append(web, game, turn_post(turn, 1))
     assert response.status_code == 400
-    assert words in error_of(response.content.decode(), field)
+    shown = error_of(response.content.decode(), field)
+    assert words in shown
+    # In the players' terms: a player's name first, no seat number, no engine code.
+    assert shown.startswith(("Ada", "Bea", "Cy")) and not re.search(r"seat \d|_", shown), shown
     assert not game.rounds.exists()
     game.refresh_from_db()
     assert game.result == ENGINE.replay({**_log(game), "turns": []})

@@ -334,7 +334,7 @@ def test_a_stale_round_number_is_refused(web: Client, user: Any, standard_deck: 
     web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
     response = web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
     assert response.status_code == 400
-    assert "round 1 cannot be appended" in response.content.decode()
+    assert "Round 1 cannot be appended" in response.content.decode()
 
 
 def test_undo_the_last_round(web: Client, user: Any, standard_deck: Edition) -> None:
@@ -365,7 +365,7 @@ def test_only_the_owner_or_staff_write_a_game(
 def test_finish_refused_before_the_end(web: Client, user: Any, standard_deck: Edition) -> None:
     game = make_game(user)
     response = web.post(reverse("web:game-finish", args=[game.pk]), follow=True)
-    assert "the game is not over" in response.content.decode()
+    assert "The game is not over" in response.content.decode()
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS
 

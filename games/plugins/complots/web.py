@@ -13,6 +13,7 @@ refusal is shown next to the field that caused it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,7 @@ from django import forms
 from games.errors import RecordError
 from games.models import Game, Player
 from games.selectors import engine_state
-from games.web import present
+from games.web import present, refusals
 from scoring.engine import LogError, get_engine
 from scoring.engine.complots.rules import (
     ACTION_CLAIMS,
@@ -67,6 +68,20 @@ VARIANT_LABELS = {
     "inquisitor": "Inquisitor (instead of the Ambassador)",
 }
 YES, NO = "yes", "no"
+# The engine's codes and log keys in the players' words, for its refusals on the pages.
+REFUSAL_VOCABULARY = refusals.Vocabulary(
+    words={
+        "foreign_aid": "foreign aid",
+        "inquire": "an inquiry",
+        "losses": "the list of cards turned up",
+        "forced_swap": "a forced swap",
+        "target": "a target",
+        "block": "a block",
+        "challenge": "a challenge",
+    },
+    # "the target is a live player other than the actor, not 3": the 3 is a seat.
+    seat_phrases=(re.compile(r"\bnot (\d+)$"),),
+)
 
 
 # --- The rules, by name (the engine's constants are small integers) ----------------------------
@@ -459,7 +474,7 @@ class TurnForm(forms.Form):
         field = self._field_of(exc)
         if field is not None and field.split("_")[0] in ("action", "target"):
             self.stage = STEP_ACTION
-        self.add_error(field, exc.message)
+        self.add_error(field, refusals.sentence(exc, self.names, REFUSAL_VOCABULARY))
 
     def _field_of(self, exc: LogError | RecordError) -> str | None:
         if isinstance(exc, RecordError):

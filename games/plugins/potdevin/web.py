@@ -22,7 +22,7 @@ from games import services
 from games.errors import RecordError
 from games.models import Edition, Game, Player, Seat
 from games.selectors import engine_state
-from games.web import present
+from games.web import present, refusals
 from games.web.forms import edition_create_from_form, edition_mark_verified_from_post
 from scoring.engine import LogError
 from scoring.engine.potdevin.cards import (
@@ -47,6 +47,17 @@ NEUTRAL_ROWS = (
     ("bonus", "+2"),
     ("malus", "−2"),
     ("pot_de_vin", "Pot de Vin"),
+)
+# The engine's codes and log keys in the players' words, for its refusals on the pages.
+REFUSAL_VOCABULARY = refusals.Vocabulary(
+    words={
+        "pot_de_vin": "Pot de Vin",
+        "trump_pile": "the trump pile",
+        "hands": "the deal",
+        "jokers": "the Jokers",
+        "plays": "the plays",
+        "pass": "pass",
+    }
 )
 # Round errors without a seat that are about the round as a whole rather than its trump card.
 ROUND_WIDE_CODES = {"too_many_rounds", "round_conflict", "malformed"}
@@ -268,6 +279,7 @@ class RoundForm(forms.Form):
     def __init__(self, *args: Any, order: list[int], names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.order = order
+        self.names = names
         for i, seat in enumerate(order):
             self.fields[f"play_{i}"] = forms.CharField(
                 max_length=4,
@@ -288,13 +300,14 @@ class RoundForm(forms.Form):
 
     def engine_error(self, exc: LogError | RecordError) -> None:
         """Show the engine's error next to the action that caused it: the seat's action, or the
-        trump card when the error names no seat."""
+        trump card when the error names no seat. In the players' words (``refusals``)."""
+        words = refusals.sentence(exc, self.names, REFUSAL_VOCABULARY)
         if exc.seat is not None and exc.seat in self.order:
-            self.add_error(f"play_{self.order.index(exc.seat)}", exc.message)
+            self.add_error(f"play_{self.order.index(exc.seat)}", words)
         elif exc.code in ROUND_WIDE_CODES or isinstance(exc, RecordError):
-            self.add_error(None, exc.message)
+            self.add_error(None, words)
         else:
-            self.add_error("trump", exc.message)
+            self.add_error("trump", words)
 
 
 def entry_form(game: Game, table: TableState, names: list[str], data: Any = None) -> RoundForm:
@@ -390,9 +403,16 @@ class JokersForm(forms.Form):
 
     template = "web/potdevin/finish_jokers.html"
 
-    def __init__(self, *args: Any, choices: list[dict[str, Any]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        choices: list[dict[str, Any]],
+        names: Sequence[str] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.choices = choices
+        self.names = list(names)
         for choice in choices:
             count = len(choice["placed"])
             self.fields[self.field_name(choice)] = forms.MultipleChoiceField(
@@ -437,13 +457,15 @@ class JokersForm(forms.Form):
             return False
         for choice in self.choices:
             if exc.seat in choice["seats"]:
-                self.add_error(self.field_name(choice), exc.message)
+                words = refusals.sentence(exc, self.names, REFUSAL_VOCABULARY)
+                self.add_error(self.field_name(choice), words)
                 return True
         return False
 
 
 def finish_form(result: dict[str, Any], data: Any = None) -> JokersForm:
-    return JokersForm(data, choices=joker_choices(result))
+    names = [p["name"] for p in result.get("players") or []]
+    return JokersForm(data, choices=joker_choices(result), names=names)
 
 
 def joker_choices(result: dict[str, Any]) -> list[dict[str, Any]]:
