@@ -10,8 +10,12 @@ A game's web part (``plugin_for(game_type).part("web")``) provides:
 - ``table_state(game)``: the table before the next entry, with ``number`` (the next entry's
   number) and ``over`` (no entry can follow); raises ``LogError`` if the entries no longer replay;
 - ``entry_form(game, table, names, data=None)``: the next entry's form, with ``entry_data()``,
-  ``ready()`` (False: show the form's next step instead of storing) and ``engine_error(exc)``
-  (puts a refusal next to the field that caused it);
+  ``ready()`` (False: show the form's next step, or the entry again after "Change", instead of
+  the review) and ``engine_error(exc)`` (puts a refusal next to the field that caused it);
+- ``entry_review(result, number, names, entry)``: the entry in words for the review before it
+  is saved (``result``: the game as it would stand with it, nothing stored), with
+  ``change``, the (name, value) of the "Change" button that takes the form back with
+  everything kept;
 - ``entry_saved(result, number, names)``: the message once an entry is stored;
 - ``finish_form(result, data=None)``: the end-of-game choices, or None, with ``finish()`` and
   ``engine_error(exc)`` (False when the refusal names nothing on the form);
@@ -25,8 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from types import ModuleType
+from typing import Any
 
-from games import selectors
+from games import adapters, selectors
 from games.models import Edition, Game
 from games.plugins import GamePlugin, plugin_for, plugins
 
@@ -76,6 +81,27 @@ def player_range(plugin: GamePlugin) -> tuple[int, int]:
 def entry_count(game: Game) -> int:
     """The entries stored (prefetched by ``selectors.game_detail_queryset``)."""
     return len(game.rounds.all())
+
+
+def entry_preview(game: Game, entry: Any) -> dict[str, Any]:
+    """The game's result as it would stand with ``entry`` appended, for the review before the
+    entry is saved: the engine checks it as the save will, and nothing is stored. Raises
+    ``LogError`` for an impossible entry."""
+    engine = adapters.engine_of(game)
+    state = engine.apply_entry(selectors.engine_state(game), entry)
+    return engine.result(state)
+
+
+# Fields a review does not carry over to the confirmation: the token (sent anew), the review's
+# own buttons and the entry form's step (the "Save" button sends the entry whole).
+REVIEW_SKIPPED = {"csrfmiddlewaretoken", "review", "step"}
+
+
+def review_fields(data: Any) -> list[tuple[str, str]]:
+    """The posted entry as hidden fields of the review's form, every value kept."""
+    return [
+        (name, value) for name in data if name not in REVIEW_SKIPPED for value in data.getlist(name)
+    ]
 
 
 def edition_choices() -> list[tuple[str, list[tuple[str, str]]]]:

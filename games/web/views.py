@@ -220,6 +220,7 @@ def _render_game(
     *,
     entry_form: Any = None,
     finish_form: Any = None,
+    review: dict[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
     plugin = _plugin(game.game_type)
@@ -256,6 +257,7 @@ def _render_game(
         "entry_form": entry_form,
         "finish_form": finish_form,
         "entries": present.entry_count(game),
+        "review": review if entry_form is not None else None,
     }
     context.update(
         web.game_page(
@@ -287,7 +289,9 @@ def _writable(request: HttpRequest, pk: int) -> Game:
 @require_POST
 def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     """The next entry (a Pot de Vin round, a Complots turn) from the game's entry form. A form
-    with more to ask (``ready()`` False) comes back at its next step, nothing stored."""
+    with more to ask (``ready()`` False) comes back at its next step, nothing stored. A complete
+    entry is checked by the engine and shown in words for review, nothing stored; it is saved
+    only from the review's "Save" (``review=save``); its "Change" brings the form back."""
     game = _writable(request, pk)
     plugin = _plugin(game.game_type)
     web = plugin.part("web")
@@ -309,6 +313,11 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         if not form.ready():
             return _render_game(request, game, entry_form=form)
+        if request.POST.get("review") != "save":
+            review = _review(web, game, form, names, table.number)
+            if review is not None:
+                return _render_game(request, game, entry_form=form, review=review)
+            return _render_game(request, _game(pk), entry_form=form, status=400)
         try:
             game, stored = services.round_append(
                 game=game, round_data=form.entry_data(), number=form.cleaned_data["number"]
@@ -319,6 +328,31 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, web.entry_saved(game.result or {}, stored.number, names))
             return redirect(reverse("web:game", args=[pk]) + "#entry")
     return _render_game(request, _game(pk), entry_form=form, status=400)
+
+
+def _review(
+    web: Any, game: Game, form: Any, names: list[str], expected: int
+) -> dict[str, Any] | None:
+    """The entry in words before it is saved, with the posted fields to send again; None when
+    the engine refuses it, or it is not the next entry (the refusal is then on the form)."""
+    entry = form.entry_data()
+    number = form.cleaned_data["number"]
+    if number != expected:  # a page left open while another phone saved an entry
+        entry_name = _plugin(game.game_type).engine.info.entry_name
+        form.add_error(
+            None,
+            f"{entry_name.capitalize()} {number} cannot be entered: the game has "
+            f"{expected - 1} {entry_name}s, so the next is {expected}.",
+        )
+        return None
+    try:
+        result = present.entry_preview(game, entry)
+    except LogError as exc:
+        form.engine_error(exc)
+        return None
+    review = web.entry_review(result, number, names, form)
+    review["fields"] = present.review_fields(form.data)
+    return review
 
 
 def _game_action(request: HttpRequest, pk: int, action: Any, done: str) -> HttpResponse:

@@ -2,9 +2,29 @@
    once someone challenged or blocked, and the loss rows are filled in as the answers come with
    the seats the rules require (the claim's challenge, the block's challenge, then the coup or
    assassination; a player out of influences loses nothing more). Without this script the form
-   works as it is: every question shown, and the page fills in the loss rows when saved. */
+   works as it is: every question shown, and the page fills in the loss rows when saved. Either
+   way the turn is shown in words for review before it is saved. */
 (function () {
   "use strict";
+  // The review before saving (the page's own step, the same with or without this script):
+  // the "Save" button is focused, so one tap or Enter saves, and a second tap sends nothing.
+  var review = document.getElementById("entry-review");
+  if (review) {
+    var save = document.getElementById("review-save");
+    // After the page's own scroll to #entry, which would take the focus back to the page.
+    var focusSave = function () {
+      review.scrollIntoView({ block: "start" });
+      if (save) save.focus({ preventScroll: true });
+    };
+    if (document.readyState === "complete") focusSave();
+    else window.addEventListener("load", function () { window.setTimeout(focusSave, 0); });
+    review.addEventListener("submit", function () {
+      window.setTimeout(function () {
+        review.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      }, 0);
+    });
+    return;
+  }
   var form = document.getElementById("turn-entry");
   if (!form || !document.getElementById("save-turn")) return;
   var MAX_LOSSES = 3;

@@ -33,7 +33,17 @@ def enter_round(page: Any, log_round: dict[str, Any], number: int) -> None:
         page.click(f'label[for="play{i}-{choice}"]')
     with page.expect_navigation():
         page.click("#save-round")
+    confirm(page, number)
     assert f"Round {number} saved" in page.inner_text(".messages")
+
+
+def confirm(page: Any, number: int) -> None:
+    """The review before saving: the round in words, "Save" focused; saved with one tap."""
+    page.wait_for_selector("#entry-review")
+    assert page.inner_text("#h-review") == f"Round {number}: check it before saving"
+    page.wait_for_function("document.activeElement.id === 'review-save'", timeout=3000)
+    with page.expect_navigation():
+        page.click("#review-save")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -26,6 +26,15 @@ def pick(page: Any, field: str, value: Any) -> None:
     page.click(f'label[for="{field}-{value}"]')
 
 
+def confirm(page: Any, number: int) -> None:
+    """The review before saving: the turn in words, "Save" focused; saved with one tap."""
+    page.wait_for_selector("#entry-review")
+    assert page.inner_text("#h-review") == f"Turn {number}: check it before saving"
+    page.wait_for_function("document.activeElement.id === 'review-save'", timeout=3000)
+    with page.expect_navigation():
+        page.click("#review-save")
+
+
 def enter_turn(
     page: Any, turn: dict[str, Any], number: int, *, shots: bool = False, ask: bool = False
 ) -> None:
@@ -43,7 +52,9 @@ def enter_turn(
         shoot(page, "complots-turn-action")
     with page.expect_navigation():
         page.click("#turn-next")
-    if page.locator("#save-turn").count():
+    if not page.locator("#save-turn").count():
+        confirm(page, number)  # an action with nothing more to ask: straight to the review
+    else:
         challenge = turn.get("challenge")
         if challenge:
             pick(page, "challenge_by", challenge["by"])
@@ -76,6 +87,7 @@ def enter_turn(
             page.select_option(f"#id_loss_{i}_card", loss["card"])
         with page.expect_navigation():
             page.click("#save-turn")
+        confirm(page, number)
     assert f"Turn {number} saved" in page.inner_text(".messages"), page.inner_text("main")[:2000]
 
 
@@ -174,12 +186,13 @@ def test_a_refused_complots_turn_shows_the_engine_error_beside_its_field(
     with page.expect_navigation():
         page.click("#save-turn")
     error = page.locator("#loss_0_card-error")
-    assert "cannot turn one up" in error.inner_text()
+    assert error.inner_text() == "Ada was caught bluffing the duchess: it cannot turn one up."
     assert page.is_checked("#challenge_by-1") and page.is_checked("#challenge_truthful-no")
     assert Round.objects.filter(game=game).count() == 0
     shoot(page, "complots-turn-error")
     page.select_option("#id_loss_0_card", "captain")
     with page.expect_navigation():
         page.click("#save-turn")
+    confirm(page, 1)
     assert "Turn 1 saved" in page.inner_text(".messages")
     assert Round.objects.filter(game=game).count() == 1

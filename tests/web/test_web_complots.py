@@ -53,13 +53,17 @@ def played(owner: Any, log: dict[str, Any], upto: int | None = None) -> Game:
     return game
 
 
-def turn_post(turn: dict[str, Any], number: int, *, step: str = "save") -> dict[str, str]:
-    """The turn-entry form's fields for one turn of a log, all in one post."""
+def turn_post(
+    turn: dict[str, Any], number: int, *, step: str = "save", review: str = "save"
+) -> dict[str, str]:
+    """The turn-entry form's fields for one turn of a log, all in one post; by default as the
+    review's "Save" sends them (``review=""``: as the entry sends them, for the review)."""
     data = {
         "number": str(number),
         "actor": str(turn["actor"]),
         "action": turn["action"],
         "step": step,
+        "review": review,
     }
     if turn.get("target") is not None:
         data["target"] = str(turn["target"])
@@ -208,15 +212,102 @@ def test_ten_coins_offer_only_the_coup(web: Client, user: Any) -> None:
     assert game.rounds.count() == 9
 
 
-def test_a_simple_turn_is_stored_in_one_step(web: Client, user: Any) -> None:
+def review_fields(html: str) -> dict[str, list[str]]:
+    """The hidden fields of the review's form, as a browser sends them back."""
+    form = re.search(r'<form[^>]*id="entry-review".*?</form>', html, re.S)
+    assert form, "no review"
+    fields: dict[str, list[str]] = {}
+    for name, value in re.findall(
+        r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(0)
+    ):
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+def button(html: str, id_: str) -> tuple[str, str]:
+    found = re.search(rf'<button type="submit" name="([^"]+)" value="([^"]*)"[^>]*id="{id_}"', html)
+    assert found, id_
+    return found.group(1), found.group(2)
+
+
+def test_a_simple_turn_is_reviewed_then_saved(web: Client, user: Any) -> None:
     game = make_game(user)
     response = append(
         web, game, {"number": "1", "actor": "0", "action": "income", "step": "details"}
     )
+    assert response.status_code == 200 and not game.rounds.exists()  # nothing stored yet
+    html = response.content.decode()
+    assert "Turn 1: check it before saving" in html
+    assert "<li>Ada: Income.</li>" in html
+    assert "After it: Ada 3 coins, 2 influences." in html
+    fields = review_fields(html)
+    assert button(html, "review-save") == ("review", "save")
+    # "Change": back to the action, income still chosen, nothing stored.
+    name, value = button(html, "review-change")
+    back = append(web, game, {**fields, name: value}).content.decode()
+    assert re.search(r'id="action-income" value="income" checked', back)
+    assert 'id="entry-review"' not in back and not game.rounds.exists()
+    # "Save": the turn as reviewed is stored.
+    response = append(web, game, {**fields, "review": "save"})
     assert response.status_code == 302
     assert list(game.rounds.values_list("data", flat=True)) == [{"actor": 0, "action": "income"}]
     page = web.get(response["Location"]).content.decode()
     assert "Turn 1 saved: Ada: Income." in page and "Turn 2: Bea to act" in page
+
+
+def test_a_challenged_turn_is_reviewed_in_words_and_change_keeps_every_answer(
+    web: Client, user: Any
+) -> None:
+    game = make_game(user)
+    turn = {
+        "actor": 0,
+        "action": "duchess",
+        "challenge": {"by": 1, "truthful": True},
+        "losses": [{"seat": 1, "card": "captain"}],
+    }
+    html = append(web, game, turn_post(turn, 1, review="")).content.decode()
+    assert "<li>Ada: Duchess. Bea turned up Captain.</li>" in html
+    assert "<li>Bea challenged: the claim was true.</li>" in html
+    assert "After it: Ada 5 coins, 2 influences; Bea 2 coins, 1 influence." in html
+    fields = review_fields(html)
+    name, value = button(html, "review-change")
+    assert (name, value) == ("step", "details")
+    back = append(web, game, {**fields, name: value}).content.decode()
+    assert re.search(r'id="challenge_by-1" value="1" checked', back)
+    assert re.search(r'id="challenge_truthful-yes" value="yes" checked', back)
+    card = r'name="loss_0_card" id="id_loss_0_card">.*?value="captain" selected'
+    assert re.search(card, back, re.S)
+    assert not game.rounds.exists()
+    assert append(web, game, {**fields, "review": "save"}).status_code == 302
+    stored = game.rounds.get().data
+    game.refresh_from_db()
+    expected = ENGINE.replay({**_log(game), "turns": [turn]})
+    assert stored == turn and game.result == expected
+
+
+def test_a_refused_turn_is_shown_at_the_entry_not_in_review(web: Client, user: Any) -> None:
+    game = make_game(user)
+    turn = {"actor": 0, "action": "duchess", "challenge": {"by": 1, "truthful": False},
+            "losses": [{"seat": 0, "card": "duchess"}]}  # fmt: skip
+    response = append(web, game, turn_post(turn, 1, review=""))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="entry-review"' not in html
+    assert error_of(html, "loss_0_card") == (
+        "Ada was caught bluffing the duchess: it cannot turn one up."
+    )
+    assert not game.rounds.exists()
+
+
+def test_a_review_left_open_while_another_turn_was_saved_is_not_saved(
+    web: Client, user: Any
+) -> None:
+    game = make_game(user)
+    html = append(web, game, turn_post({"actor": 0, "action": "income"}, 1, review="")).content
+    fields = review_fields(html.decode())
+    assert append(web, game, {**fields, "review": "save"}).status_code == 302
+    again = append(web, game, {**fields, "review": "save"})  # the same review, sent twice
+    assert again.status_code == 400 and game.rounds.count() == 1
 
 
 def test_the_second_step_offers_only_the_allowed_challengers_blockers_and_characters(
@@ -261,8 +352,13 @@ def test_the_losses_are_asked_for_the_seats_the_rules_require(web: Client, user:
     assert error_of(html, "loss_0_card") == "Which card did Ada turn up?"
     assert re.search(r'name="loss_0_seat" id="id_loss_0_seat">.*?value="0" selected', html, re.S)
     assert re.search(r'id="challenge_by-1" value="1" checked', html)  # the answers are kept
-    # The card chosen, the turn is stored.
-    response = append(web, game, {**data, "loss_0_seat": "0", "loss_0_card": "captain"})
+    # The card chosen, the turn is reviewed, then stored.
+    chosen = {**data, "loss_0_seat": "0", "loss_0_card": "captain"}
+    review = append(web, game, chosen)
+    assert review.status_code == 200 and not game.rounds.exists()
+    words = "Ada: Duchess, a bluff caught: cancelled. Ada turned up Captain."
+    assert words in review.content.decode()
+    response = append(web, game, {**chosen, "review": "save"})
     assert response.status_code == 302
     turn = game.rounds.get().data
     assert turn["losses"] == [{"seat": 0, "card": "captain"}]

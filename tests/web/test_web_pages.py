@@ -27,7 +27,15 @@ pytestmark = pytest.mark.django_db
 # with the D1 deck: round 1, E5 revealed; seat 1 leads A7, seat 2 pays a gem, seat 0 plays A9
 # and wins (no Enzo card played): seat 0 takes A7 (workmen), A9 (assassins), E5 (workmen) and
 # the gem: workmen 2 symbols = 3, assassins 1 = 1, 1 gem = 1 -> 5 points.
-ROUND_1 = {"number": "1", "trump": "E5", "play_0": "A7", "play_1": "pass", "play_2": "A9"}
+# Posted as the review's "Save" sends it.
+ROUND_1 = {
+    "number": "1",
+    "trump": "E5",
+    "play_0": "A7",
+    "play_1": "pass",
+    "play_2": "A9",
+    "review": "save",
+}
 
 
 def make_game(owner: Any, names: tuple[str, ...] = ("Ada", "Bea", "Cy"), **kw: Any) -> Game:
@@ -43,8 +51,8 @@ def make_game(owner: Any, names: tuple[str, ...] = ("Ada", "Bea", "Cy"), **kw: A
 
 
 def round_post(log_round: dict[str, Any], number: int) -> dict[str, str]:
-    """The round-entry form's fields for one round of a log."""
-    data = {"number": str(number), "trump": log_round["trump"]}
+    """The round-entry form's fields for one round of a log, as the review's "Save" sends them."""
+    data = {"number": str(number), "trump": log_round["trump"], "review": "save"}
     for i, play in enumerate(log_round["plays"]):
         data[f"play_{i}"] = "pass" if play.get("pass") else play["card"]
     return data
@@ -287,6 +295,57 @@ def test_a_round_is_stored_and_played_cards_are_disabled_after(
     # The running tableau and the standings.
     assert 'id="tableau-table"' in html
     assert "Standings after 1 of 16 rounds" in html
+
+
+def review_fields(html: str) -> dict[str, list[str]]:
+    """The hidden fields of the review's form, as a browser sends them back."""
+    form = re.search(r'<form[^>]*id="entry-review".*?</form>', html, re.S)
+    assert form, "no review"
+    fields: dict[str, list[str]] = {}
+    for name, value in re.findall(
+        r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(0)
+    ):
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+def test_a_round_is_reviewed_in_words_before_it_is_saved(
+    web: Client, user: Any, standard_deck: Edition
+) -> None:
+    game = make_game(user)
+    url = reverse("web:round-append", args=[game.pk])
+    entered = {k: v for k, v in ROUND_1.items() if k != "review"}  # as the entry sends it
+    response = web.post(url, entered)
+    assert response.status_code == 200 and not game.rounds.exists()  # nothing stored yet
+    html = response.content.decode()
+    assert "Round 1: check it before saving" in html
+    lines = re.findall(r"<li>([^<]*)</li>", html.split('id="review-lines"')[1].split("</ul>")[0])
+    assert lines == [
+        "Trump revealed: E5 (Enzo is trump).",
+        "Bea leads A7.",
+        "Cy passes and pays a gem.",
+        "Ada plays A9.",
+    ]
+    assert "Ada wins the round with A9: 3 cards and 1 gem." in html
+    fields = review_fields(html)
+    assert fields["trump"] == ["E5"] and fields["play_1"] == ["pass"]
+    # "Change": the entry again, every choice kept, nothing stored.
+    back = web.post(url, {**fields, "review": "change"}).content.decode()
+    assert 'id="round-entry"' in back and 'id="entry-review"' not in back
+    assert re.search(r'id="trump-E5" value="E5" checked', back)
+    assert re.search(r'id="play0-A7" value="A7" checked', back)
+    assert re.search(r'id="play1-pass"[^>]* checked', back)
+    assert not game.rounds.exists()
+    # "Save": stored, and the game stands as the engine's replay of the same log.
+    assert web.post(url, {**fields, "review": "save"}).status_code == 302
+    game.refresh_from_db()
+    log = {"format": "potdevin-log/1", "players": ["Ada", "Bea", "Cy"], "first_player": 1}
+    first = {
+        "trump": "E5",
+        "plays": [{"seat": 1, "card": "A7"}, {"seat": 2, "pass": True}, {"seat": 0, "card": "A9"}],
+    }
+    assert list(game.rounds.values_list("data", flat=True)) == [first]
+    assert game.result == get_engine("pot-de-vin").replay({**log, "rounds": [first]})
 
 
 def test_an_illegal_card_shows_the_engine_error_next_to_the_seat_and_stores_nothing(

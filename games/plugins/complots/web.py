@@ -532,6 +532,43 @@ def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
     return words
 
 
+def entry_review(
+    result: dict[str, Any], number: int, names: list[str], form: TurnForm
+) -> dict[str, Any]:
+    """The turn in words before it is saved (``result``: the game as it would stand with it):
+    what happened, who challenged and blocked, the cards turned up, and what changed at the
+    table. "Change" goes back to the turn's details (or its action, when it has none) with
+    everything kept."""
+    turn = (result.get("turns") or [])[number - 1]
+    variant = result.get("variant") or form.table.variant
+    entry = form.entry_data()
+    lines = [turn_words(turn, names, variant)]
+    detail = _entry_detail(entry, names)
+    if detail:
+        lines.append(detail[0].upper() + detail[1:] + ".")
+    before = {p["seat"]: p for p in form.table.players}
+    changed = []
+    for p in result.get("players") or []:
+        old = before.get(p["seat"])
+        if old is None or (old["coins"], old["influences"]) == (p["coins"], p["influences"]):
+            continue
+        if not p["alive"]:
+            changed.append(f"{names[p['seat']]} is out")
+        else:
+            changed.append(f"{names[p['seat']]} {_seat_words(p)}")
+    after = "After it: " + "; ".join(changed) + "." if changed else ""
+    if result.get("complete") and result.get("winners"):
+        after += f" {names[result['winners'][0]]} is the last player left."
+    step = STEP_DETAILS if form.has_details(entry["action"]) else STEP_ACTION
+    return {
+        "title": f"Turn {number}: check it before saving",
+        "number": number,
+        "lines": lines,
+        "after": after.strip(),
+        "change": ("step", step),
+    }
+
+
 def turn_words(turn: Mapping[str, Any], names: Sequence[str], variant: str) -> str:
     """A turn of the result in words: "Bea: Captain on Ada, blocked. Ada turned up Duchess"."""
     action = turn["action"]

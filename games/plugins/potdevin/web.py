@@ -287,7 +287,8 @@ class RoundForm(forms.Form):
             )
 
     def ready(self) -> bool:
-        return True
+        """False after the review's "Change": the round comes back as entered."""
+        return self.data.get("review") != "change"
 
     def entry_data(self) -> dict[str, Any]:
         plays: list[dict[str, Any]] = []
@@ -319,6 +320,38 @@ def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
     return (
         f"Round {number} saved: {names[summary['winner']]} wins it with {summary['winning_card']}."
     )
+
+
+def entry_review(
+    result: dict[str, Any], number: int, names: list[str], form: RoundForm
+) -> dict[str, Any]:
+    """The round in words before it is saved (``result``: the game as it would stand with it):
+    the trump revealed, each seat's action in turn order, and who wins it. "Change" brings the
+    round entry back with everything kept."""
+    entry = form.entry_data()
+    summary = (result.get("rounds") or [])[number - 1]
+    lines = [f"Trump revealed: {entry['trump']} ({CHARACTER_NAMES[entry['trump'][0]]} is trump)."]
+    for i, play in enumerate(entry["plays"]):
+        name = names[play["seat"]]
+        if play.get("pass"):
+            lines.append(f"{name} passes and pays a gem.")
+        else:
+            lines.append(f"{name} {'leads' if i == 0 else 'plays'} {play['card']}.")
+    gems = summary.get("gems") or 0
+    won = f" and {gems} gem{'s' if gems != 1 else ''}" if gems else ""
+    after = (
+        f"{names[summary['winner']]} wins the round with {summary['winning_card']}: "
+        f"{len(summary.get('cards') or [])} cards{won}."
+    )
+    if result.get("complete"):
+        after += " It is the last round."
+    return {
+        "title": f"Round {number}: check it before saving",
+        "number": number,
+        "lines": lines,
+        "after": after,
+        "change": ("review", "change"),
+    }
 
 
 def card_grid(
