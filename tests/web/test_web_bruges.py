@@ -167,11 +167,29 @@ class Entry:
         self.phase2(round_)
         for turn in round_["turns"]:
             self.turn(turn, persons)
-        # The review: the whole round shown, nothing stored before it is confirmed.
+        # The review: the whole round in words, nothing stored before it is confirmed.
         assert self.form.stage == "save", self.errors()
-        assert 'id="round-review"' in self.html
+        assert 'id="entry-review"' in self.html, self.errors()
         assert Round.objects.filter(game=self.game).count() == self.number - 1
-        return self.ok("save")
+        return self.confirm()
+
+    def review_fields(self) -> dict[str, str]:
+        """The hidden fields of the review's form, as the page gives them."""
+        form = self.html.split('id="entry-review"')[1].split("</form>")[0]
+        return {
+            html_lib.unescape(name): html_lib.unescape(value)
+            for name, value in re.findall(
+                r'<input type="hidden" name="([^"]*)" value="([^"]*)">', form
+            )
+            if name != "csrfmiddlewaretoken"
+        }
+
+    def confirm(self) -> Any:
+        """The review's "Save"."""
+        data = {**self.review_fields(), "review": "save"}
+        self.response = self.web.post(reverse("web:round-append", args=[self.game.pk]), data)
+        assert self.response.status_code == 302, self.errors()
+        return self.response
 
 
 def same(pid: str) -> str:
@@ -789,10 +807,97 @@ def test_a_game_on_a_verified_edition_with_coloured_spaces(web: Client, user: An
     assert "edition not verified" not in entry.html
 
 
-# Simulated games entered round by round through the posts of the round entry: penalty choices
-# asked in phase 2, in a turn and after an automatic effect; passes; a person back in the hand
-# after a fire hired again; infinity persons acting in another seat's turn.
-SIMULATED = [(2, 111), (2, 186), (4, 64)]
+# Simulated games entered round by round through the posts of the round entry, every one
+# compared with the engine's replay of its log. The set is generated: the first seeds of every
+# number of players, then, for each rare case the first seeds do not meet, the first game (2, 3
+# then 4 players, seeds counted up) that meets it. ``test_the_simulated_set_meets_every_rare_case``
+# counts the cases in the logs of the set.
+FIRST_SEEDS = range(1)
+SCAN_SEEDS = range(200)
+RARE_CASES = (
+    "upkeep at the draw",
+    "upkeep after the dice",
+    "upkeep after prestige",
+    "penalty of an upkeep effect at the draw",
+    "penalty of an upkeep effect after the dice",
+    "penalty of an upkeep effect after prestige",
+    "effect before the card",
+    "effect paying for the card after it",
+    "penalty in a turn",
+    "fire in phase 2",
+    "plague in phase 2",
+    "person hired again after a fire",
+    "another seat's effect in a turn",
+    "pass",
+)
+
+
+def rare_cases(log: dict[str, Any]) -> set[str]:
+    """The rare cases a log holds, counted from the log itself."""
+    found: set[str] = set()
+    at_words = {"draw": "at the draw", "dice": "after the dice", "prestige": "after prestige"}
+    for round_ in log["rounds"]:
+        for entry in round_.get("upkeep") or []:
+            at = at_words[entry.get("at") or "dice"]
+            found.add(f"upkeep {at}" if "effect" in entry else f"penalty of an upkeep effect {at}")
+        for entry in round_.get("penalties") or []:
+            if entry["color"] == "red" and ("house" in entry or "section" in entry):
+                found.add("fire in phase 2")
+            if entry["color"] == "brown" and "person" in entry:
+                found.add("plague in phase 2")
+        for turn in round_["turns"]:
+            if turn.get("pass"):
+                found.add("pass")
+                continue
+            steps = turn["steps"]
+            if steps and "effect" in steps[0]:
+                found.add("effect before the card")
+                card = next((s for s in steps if "card" in s), {})
+                gained = sum(
+                    (s.get("gain") or {}).get("florins", 0)
+                    for s in steps[: steps.index(card)]
+                    if "effect" in s
+                )
+                if gained > 0 and card.get("action") in ("canal", "person"):
+                    found.add("effect paying for the card after it")
+            for step in steps:
+                if "penalty" in step:
+                    found.add("penalty in a turn")
+                if step.get("action") == "person" and isinstance(step["person"], str):
+                    found.add("person hired again after a fire")
+                if "effect" in step and "seat" in step:
+                    found.add("another seat's effect in a turn")
+    return found
+
+
+def simulated_set() -> list[tuple[int, int]]:
+    games = [(players, seed) for players in (2, 3, 4) for seed in FIRST_SEEDS]
+    met: set[str] = set()
+    for players, seed in games:
+        met |= rare_cases(simulate(players, seed=seed))
+    for case in RARE_CASES:
+        if case in met:
+            continue
+        for players in (2, 3, 4):
+            seed = next(
+                (k for k in SCAN_SEEDS if case in rare_cases(simulate(players, seed=k))), None
+            )
+            if seed is not None:
+                games.append((players, seed))
+                met |= rare_cases(simulate(players, seed=seed))
+                break
+    return games
+
+
+SIMULATED = simulated_set()
+
+
+def test_the_simulated_set_meets_every_rare_case() -> None:
+    met: set[str] = set()
+    for players, seed in SIMULATED:
+        met |= rare_cases(simulate(players, seed=seed))
+    assert set(RARE_CASES) - met == set()
+    assert {players for players, _ in SIMULATED} == {2, 3, 4}
 
 
 @pytest.mark.parametrize(("players", "seed"), SIMULATED)

@@ -1120,6 +1120,7 @@ class RoundForm(forms.Form):
         self.notice = f"Turn {number} entered ({name})."
         if reading.complete:
             self.notice += " Every turn is entered: check the round, then save it."
+            self._ready = True  # the page's review comes next: nothing is stored before it
 
     def pending_question(self) -> dict[str, Any] | None:
         """A penalty an effect of the turn being entered triggered, when it leaves a choice."""
@@ -1195,9 +1196,10 @@ class RoundForm(forms.Form):
         self.notice = f"Turn {len(draft.turns)}: {self.names[seat]} passes."
         if reading.complete:
             self.notice += " Every turn is entered: check the round, then save it."
+            self._ready = True  # the page's review comes next: nothing is stored before it
 
     def _step_save(self, step: str) -> None:
-        """The round as reviewed is stored (the only step that stores)."""
+        """The round complete: to the review (and from the review's "Save", stored)."""
         if self.stage != SAVE:
             self.add_error(None, "The round is not complete yet.")
             return

@@ -122,6 +122,44 @@ def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
     return text
 
 
+def entry_review(
+    result: dict[str, Any], number: int, names: list[str], form: RoundForm
+) -> dict[str, Any]:
+    """The whole round in words before it is saved (``result``: the game as it would stand
+    with it, nothing stored): the effects at the draw, the dice, the penalties, the effects
+    after the dice, prestige, the effects after prestige, every turn, then the majorities and
+    the standings. "Change" opens the last turn again with all its steps; nothing is lost."""
+    view = form.reading.view
+    persons = _person_names(view)
+
+    def person_name(pid: str) -> str:
+        return persons.get(pid, pid)
+
+    review = review_context(form, person_name)
+    lines = [f"At the draw: {w}." for w in review["draw"]]
+    lines.append(f"Dice: {review['dice']} (threat tokens: {review['threats']}).")
+    lines.extend(f"Penalty: {w}." for w in review["penalties"])
+    lines.extend(f"After the dice: {w}." for w in review["after_dice"])
+    lines.append(f"Prestige: {review['prestige']}.")
+    lines.extend(f"After prestige: {w}." for w in review["after_prestige"])
+    for k, turn in enumerate(form.current.turns, start=1):
+        seat = turn.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        lines.append(f"Turn {k}, {who}: {words.turn_words(turn, names, person_name)}.")
+    after = entry_saved(result, number, names).removeprefix(f"Round {number} saved.").strip()
+    standing = sheet.standings(result)
+    scores = "; ".join(f"{p.get('name')} {p.get('score')}" for p in standing if isinstance(p, dict))
+    if scores:
+        after = f"{after} Scores after it: {scores}.".strip()
+    return {
+        "title": f"Round {number}: check it before saving",
+        "number": number,
+        "lines": lines,
+        "after": after,
+        "change": ("step", "change"),
+    }
+
+
 def present_list(items: Sequence[str]) -> str:
     return present.names_joined(list(items))
 
@@ -196,7 +234,7 @@ def round_context(form: RoundForm) -> dict[str, Any]:
         context.update(_turn_context(form, view, person_name))
     if stage == SAVE:
         context["complete"] = True
-        context["review"] = review_context(form, person_name)
+        context["round_review"] = review_context(form, person_name)
     return context
 
 
