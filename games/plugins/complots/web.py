@@ -790,18 +790,21 @@ def ranking(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def counts_table(result: Mapping[str, Any]) -> dict[str, Any]:
-    """The K4 counts: a row per count, a column per player."""
+    """The K4 counts: one card per player (a phone reads eight players' cards one under the
+    other), each a row per count."""
     players = result.get("players") or []
     stats = get_engine(GAME_TYPE).info.stats
     return {
-        "players": players,
-        "rows": [
+        "players": [
             {
-                "key": s.name,
-                "label": s.label,
-                "cells": [{"seat": p["seat"], "value": p.get(s.name, 0)} for p in players],
+                "seat": p["seat"],
+                "name": p["name"],
+                "rank_words": present.rank_words(p["rank"]),
+                "rows": [
+                    {"key": s.name, "label": s.label, "value": p.get(s.name, 0)} for s in stats
+                ],
             }
-            for s in stats
+            for p in players
         ],
     }
 

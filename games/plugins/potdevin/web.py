@@ -560,9 +560,16 @@ def tableau_table(result: dict[str, Any], *, current: int | None = None) -> dict
     rows.append({"label": "Gems in hand", "cells": [p["gems_in_hand"] for p in players]})
     return {
         "players": [
-            {"name": p["name"], "seat": p["seat"], "current": p["seat"] == current} for p in players
+            {
+                "name": p["name"],
+                "short": player_key(p["seat"]),
+                "seat": p["seat"],
+                "current": p["seat"] == current,
+            }
+            for p in players
         ],
         "rows": rows,
+        "key": names_key(result),
     }
 
 
@@ -578,8 +585,25 @@ def _guild_cell(entry: dict[str, Any], players: Sequence[dict[str, Any]], teams:
     if entry.get("joker"):
         text += " + Joker"
     if teams and entry.get("seat") is not None and (symbols or entry.get("joker")):
-        text += f" ({players[entry['seat']]['name']})"
+        text += f" ({player_key(entry['seat'])})"  # the player's number in the names' key
     return text
+
+
+def player_key(seat: int) -> str:
+    """A player's short name in the tables' headers, explained in the key of names above them
+    (a phone has no room for six long names side by side): "1" for the first seat."""
+    return str(seat + 1)
+
+
+def names_key(result: dict[str, Any]) -> list[dict[str, str]]:
+    """The key of the tables' short names: each player's number and name, and in team games
+    each team's players by number."""
+    players = result.get("players") or []
+    rows = [{"short": player_key(p["seat"]), "name": p["name"]} for p in players]
+    for team in result.get("teams") or []:
+        seats = " & ".join(player_key(s) for s in team["seats"])
+        rows.append({"short": f"Team {team['team'] + 1}", "name": f"players {seats}"})
+    return rows
 
 
 def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
@@ -644,6 +668,7 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
         {
             "index": i,
             "name": u["name"],
+            "short": u["label"] if teams else player_key(u["seats"][0]),
             "label": u["label"],
             "rank": u["rank"],
             "score": u["score"],
@@ -657,6 +682,7 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
         "units": shown,
         "ranking": sorted(shown, key=lambda u: (u["rank"], u["index"])),
         "rows": rows,
+        "key": names_key(result),
     }
 
 
