@@ -134,6 +134,11 @@ def enter_bruges_round(page: Any, log_round: dict[str, Any], number: int, shots:
                 shoot(page, "bruges-turn-person")
                 shots = False
             submit(page, "#save-turn" if last else "#turn-more")
+    # The review: the whole round in words; nothing is stored before "Save".
+    assert page.is_visible("#entry-review"), page.inner_text("main")[:3000]
+    assert Round.objects.filter(number=number).count() == 0
+    with page.expect_navigation():
+        page.click("#review-save")
     assert f"Round {number} saved" in page.inner_text(".messages"), page.inner_text("main")[:3000]
 
 
@@ -244,7 +249,7 @@ def test_a_refused_bruges_turn_and_the_edition_pages(live_server: Any, browser: 
     with page.expect_navigation():
         page.click("#save-turn")
     error = page.locator("#action-error")
-    assert "no_threat_token · round 1 · turn 1 · Ada" in error.inner_text()
+    assert error.inner_text() == "Ada has no red threat token (round 1, turn 1)."
     assert page.is_checked("#card-red")  # what was typed is kept
     assert Round.objects.filter(game=game).count() == 0
     shoot(page, "bruges-turn-error")
@@ -262,6 +267,7 @@ def test_a_refused_bruges_turn_and_the_edition_pages(live_server: Any, browser: 
     page.select_option("#id_p_icon", "worker")
     assert page.is_visible("#f-person-worker")
     shoot(page, "bruges-turn-hire")
+    assert cut_selects(page, "#f-person select") == []  # at 390 px: "Arrow (once, on hire)"
     with page.expect_navigation():
         page.click("#undo-step")
     assert "taken back" in page.inner_text("#entry-notice")
@@ -289,7 +295,9 @@ def test_a_refused_bruges_turn_and_the_edition_pages(live_server: Any, browser: 
     submit(page, "#dice-next")
     assert page.locator('input[name="pen_0_red"][type="radio"]').count() == 2
     assert page.locator('input[name="pen_0_brown"][type="radio"]').count() == 0
-    assert "Ada discards Alchimista." in page.inner_text("#pen-0-brown")
+    assert "Ada discards Alchimista (0 florins, →, scholars; in house 2, blue)." in (
+        page.inner_text("#pen-0-brown")
+    )
     shoot(page, "bruges-penalties")
     tap(page, "pen_0_red", "house:1")
     submit(page, "#phase2-next")
@@ -309,3 +317,246 @@ def test_a_refused_bruges_turn_and_the_edition_pages(live_server: Any, browser: 
     with page.expect_navigation():
         page.click("#mark-verified")
     assert "verified" in page.inner_text("#edition-status")
+
+
+# --- Same-name persons, an effect paying for the card after it, the review -----------------------
+MAESTRO_DEAR = {"id": "p1", "name": "Maestro", "price": 3, "group": "artists", "icon": "infinity"}
+MAESTRO_FREE = {
+    "id": "p2", "name": "Maestro", "price": 0, "group": "clergy", "icon": "worker",
+    "worker": "blue",
+}  # fmt: skip
+QUIET = {"blue": 3, "brown": 4, "red": 3, "purple": 4, "yellow": 3}
+
+
+def two_maestros_log() -> dict[str, Any]:
+    """Round 1: Ada hires two persons named Maestro (3 and 0 florins). Round 2 (Bea first): Ada
+    spends her last florins on two canal tiles, then her ∞ Maestro gives 2 florins before the
+    card that builds the next space (2 florins)."""
+    workers = {"card": "yellow", "action": "workers"}
+    round1 = {
+        "dice": QUIET,
+        "turns": [
+            {"seat": 0, "steps": [{"card": "red", "action": "house"}]},
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [{"card": "blue", "action": "house"}]},
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [{"card": "red", "action": "person", "house": 0,
+                                   "person": MAESTRO_DEAR}]},
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [{"card": "purple", "action": "person", "house": 1,
+                                   "person": MAESTRO_FREE}]},
+            {"seat": 1, "steps": [workers]},
+        ],
+    }  # fmt: skip
+    round2 = {
+        "dice": QUIET,
+        "turns": [
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [{"card": "blue", "action": "canal", "section": "left"}]},
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [{"card": "blue", "action": "canal", "section": "right"}]},
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [{"effect": "p1", "gain": {"florins": 2}},
+                                  {"card": "red", "action": "canal", "section": "left"}]},
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [{"card": "brown", "action": "workers"}]},
+        ],
+    }  # fmt: skip
+    return {
+        "format": "bruges-log/1",
+        "players": ["Ada", "Bea"],
+        "first_player": 0,
+        "edition": "standard",
+        "rounds": [round1, round2],
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_same_name_persons_an_effect_before_its_card_and_the_review(
+    live_server: Any, browser: Any
+) -> None:
+    services.editions_ensure_builtin()
+    owner = make_user("dora")
+    log = two_maestros_log()
+    game = services.game_create(
+        owner=owner,
+        players=services.players_resolve(log["players"], created_by=owner),
+        game_type="bruges",
+        first_player=0,
+    )
+    services.round_append(game=game, round_data=log["rounds"][0], number=1)
+    base = live_server.url
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, base, "dora")
+    page.goto(f"{base}/games/{game.pk}/")
+    for color, value in QUIET.items():
+        tap(page, f"dice_{color}", value)
+    submit(page, "#dice-next")
+    submit(page, "#phase2-next")
+    for step in [s for t in log["rounds"][1]["turns"][:5] for s in t["steps"]]:
+        tap(page, "card", step["card"])
+        tap(page, "action", step["action"] + (f":{step['section']}" if "section" in step else ""))
+        submit(page, "#save-turn")
+    # Ada has no florin left: the canal's next space (2 florins) is not offered, and the page
+    # says how to enter the effect that pays for it.
+    assert "Turn 6 of 8: Ada" in page.inner_text("#turn-head")
+    assert page.locator("#action-canal-left").count() == 0
+    assert "Enter the effect alone first" in page.inner_text("#effect-first-help")
+    page.click("#f-effect summary")
+    # The two persons named Maestro, told apart.
+    labels = page.locator("#id_e_person option").all_inner_texts()
+    maestros = [text for text in labels if text.startswith("Maestro")]
+    assert maestros == [
+        "Maestro (3 florins, ∞, artists; in house 1, red)",
+        "Maestro (0 florins, worker: blue, clergy; in house 2, blue)",
+    ], labels
+    page.select_option("#id_e_person", "p1")
+    fill_gain(page, {"florins": 2})
+    submit(page, "#turn-more")
+    # The effect entered: the canal space it pays for is offered.
+    assert "1 more card" in page.inner_text("#entry-notice")
+    tap(page, "card", "red")
+    tap(page, "action", "canal:left")
+    submit(page, "#save-turn")
+    for step in [s for t in log["rounds"][1]["turns"][6:] for s in t["steps"]]:
+        tap(page, "card", step["card"])
+        tap(page, "action", step["action"])
+        submit(page, "#save-turn")
+    # The review: every turn in words, the scores after it; nothing stored.
+    review = page.inner_text("#entry-review")
+    assert "Turn 6, Ada: Maestro (3 florins, ∞, artists): +2 florins; red card: canal, left." in (
+        review
+    ), review
+    assert Round.objects.filter(game=game).count() == 1
+    shoot(page, "bruges-review")
+    # Change: the last turn comes back with what was entered, nothing lost.
+    with page.expect_navigation():
+        page.click("#review-change")
+    assert "Turn 8 of 8: Ada" in page.inner_text("#turn-head")
+    assert "brown card: 2 brown workers" in page.inner_text("#open-steps")
+    assert "Maestro" in (page.text_content("#entered-turns") or "")
+    assert Round.objects.filter(game=game).count() == 1
+    submit(page, "#save-turn")
+    with page.expect_navigation():
+        page.click("#review-save")
+    assert "Round 2 saved" in page.inner_text(".messages")
+    game.refresh_from_db()
+    assert game.result == get_engine("bruges").replay(log)
+
+
+# Four players with names as long as the service takes them (80 characters).
+LONG_NAMES = [
+    ("Maximiliana Wilhelmina Augusta von Hohenzollern-Sigmaringen und Rosenheim " + "x" * 80)[
+        :80
+    ].strip(),
+    "Bartholomew Fitzgerald Montgomery-Worthington the Third of Little Snoring, Esqr.",
+    "Anastasia Konstantinovna Vasilyeva-Rimskaya-Korsakova of Nizhniy Novgorod Oblast",
+    "Jean-Baptiste Emmanuel Zorg de la Tour d'Auvergne et de Saint-Germain-des-Prés 4",
+]
+
+
+def split_words(page: Any, selector: str) -> list[str]:
+    """The words under ``selector`` whose rendered text runs over more than one line (a word
+    cut mid-word), found with a Range over each word of each text node."""
+    return list(
+        page.evaluate(
+            """(selector) => {
+                const cut = [];
+                for (const root of document.querySelectorAll(selector)) {
+                    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+                    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+                        const text = node.textContent;
+                        const re = /[^\\s\\u002d\\u2010]+/g;  // a line may end after a hyphen
+                        let m;
+                        while ((m = re.exec(text))) {
+                            const range = document.createRange();
+                            range.setStart(node, m.index);
+                            range.setEnd(node, m.index + m[0].length);
+                            const lines = new Set(
+                                Array.from(range.getClientRects())
+                                    .filter((r) => r.width > 0)
+                                    .map((r) => Math.round(r.top))
+                            );
+                            if (lines.size > 1) cut.push(m[0]);
+                        }
+                    }
+                }
+                return cut;
+            }""",
+            selector,
+        )
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_score_sheet_of_four_long_names_reads_at_phone_width(
+    live_server: Any, browser: Any
+) -> None:
+    from scoring.engine.bruges.simulate import simulate as bruges_simulate
+
+    services.editions_ensure_builtin()
+    assert [len(name) for name in LONG_NAMES] == [80] * 4
+    owner = make_user("erin")
+    log = bruges_simulate(4, seed=3, names=LONG_NAMES)
+    game = services.game_create(
+        owner=owner,
+        players=services.players_resolve(LONG_NAMES, created_by=owner),
+        game_type="bruges",
+        first_player=log["first_player"],
+    )
+    for number, log_round in enumerate(log["rounds"], start=1):
+        services.round_append(game=game, round_data=log_round, number=number)
+    base = live_server.url
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, base, "erin")
+    page.goto(f"{base}/games/{game.pk}/")
+    for item in log["final"]["laurels"]:
+        page.fill(f"#id_laurel_{item['seat']}_{item['person']}", str(item["points"]))
+    fits_phone(page)
+    assert split_words(page, "main") == []
+    assert wide_boxes(page) == []
+    with page.expect_navigation():
+        page.click("#finish-game")
+    assert page.locator("#score-sheet").count()
+    fits_phone(page)
+    shoot(page, "bruges-score-sheet-long-names", desktop=False)
+    assert split_words(page, "main") == []
+    # The sheet's own width fits too (no scrolling inside its box).
+    assert wide_boxes(page) == []
+
+
+def wide_boxes(page: Any) -> list[str]:
+    """The tables of the page wider than their box (scrolled sideways inside it)."""
+    return list(
+        page.evaluate(
+            "Array.from(document.querySelectorAll('main table'))"
+            ".filter((t) => t.scrollWidth > t.parentElement.clientWidth + 1)"
+            ".map((t) => t.id + ' ' + t.scrollWidth + '>' + t.parentElement.clientWidth)"
+        )
+    )
+
+
+def cut_selects(page: Any, selector: str) -> list[str]:
+    """The options of the lists under ``selector`` whose text is wider than the list shows it
+    (measured in the list's own font, its padding and arrow left out)."""
+    return list(
+        page.evaluate(
+            """(selector) => {
+                const ctx = document.createElement("canvas").getContext("2d");
+                const cut = [];
+                for (const select of document.querySelectorAll(selector)) {
+                    const style = getComputedStyle(select);
+                    ctx.font = style.font;
+                    const room = select.clientWidth - parseFloat(style.paddingLeft)
+                        - parseFloat(style.paddingRight) - 16;
+                    for (const option of select.options) {
+                        if (ctx.measureText(option.text).width > room) cut.push(option.text);
+                    }
+                }
+                return cut;
+            }""",
+            selector,
+        )
+    )

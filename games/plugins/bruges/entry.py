@@ -1105,6 +1105,8 @@ class RoundForm(forms.Form):
             if cards < plays:
                 left = plays - cards
                 self.notice = f"{name} plays {words.plural(left, 'more card')} in this turn."
+                if cards == 0:
+                    self.notice += " The actions offered now count what the effect gave."
             else:
                 self.notice = f"{name}'s turn goes on: add an effect, or save the turn."
             return
