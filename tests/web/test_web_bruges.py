@@ -941,3 +941,84 @@ def laurel_post(log: dict[str, Any], ids: dict[str, str]) -> dict[str, str]:
         f"laurel_{item['seat']}_{ids.get(item['person'], item['person'])}": str(item["points"])
         for item in log["final"]["laurels"]
     }
+
+
+# --- Automatic effects at the draw -------------------------------------------------------------
+BEA_MAESTRO = {"id": "p1", "name": "Maestro", "price": 0, "group": "artists", "icon": "infinity"}
+ADA_VESCOVO = {"id": "p2", "name": "Vescovo", "price": 0, "group": "clergy", "icon": "infinity"}
+RED_PURPLE = {"blue": 3, "brown": 4, "red": 5, "purple": 5, "yellow": 3}
+
+
+def draw_effects_log() -> dict[str, Any]:
+    """Rounds 1 and 2 bring both players to 2 red and 2 purple tokens; Ada has two houses (her
+    Vescovo in the first), Bea one (her Maestro), both infinity persons. In round 3, at the
+    draw, Bea's Maestro returns a purple token (so the purple die gives her no penalty) and
+    Ada's Vescovo gives her a third red one (a fire at the draw: she loses her empty house);
+    after the dice Bea's Maestro gives a florin."""
+    workers = {"card": "yellow", "action": "workers"}
+    round1 = {
+        "dice": RED_PURPLE,
+        "turns": [
+            {"seat": 0, "steps": [{"card": "red", "action": "house"}]},
+            {"seat": 1, "steps": [{"card": "blue", "action": "house"}]},
+            {"seat": 0, "steps": [{"card": "blue", "action": "house"}]},
+            {"seat": 1, "steps": [{"card": "red", "action": "person", "house": 0,
+                                   "person": BEA_MAESTRO}]},
+            {"seat": 0, "steps": [{"card": "brown", "action": "person", "house": 0,
+                                   "person": ADA_VESCOVO}]},
+            {"seat": 1, "steps": [workers]},
+            {"seat": 0, "steps": [workers]},
+            {"seat": 1, "steps": [workers]},
+        ],
+    }  # fmt: skip
+    round2 = {
+        "dice": RED_PURPLE,
+        "turns": [{"seat": seat, "steps": [workers]} for _ in range(4) for seat in (1, 0)],
+    }
+    round3 = {
+        "dice": {**RED_PURPLE, "red": 3},
+        "penalties": [{"seat": 0, "color": "purple"}],
+        "upkeep": [
+            {"seat": 1, "effect": "p1", "gain": {"threats": {"purple": -1}}, "at": "draw"},
+            {"seat": 0, "effect": "p2", "gain": {"threats": {"red": 1}}, "at": "draw"},
+            {"penalty": {"seat": 0, "color": "red", "house": 1}, "at": "draw"},
+            {"seat": 1, "effect": "p1", "gain": {"florins": 1}, "at": "dice"},
+        ],
+        "turns": [{"seat": seat, "steps": [workers]} for _ in range(4) for seat in (0, 1)],
+    }
+    return example_log([round1, round2, round3], final=False)
+
+
+def test_automatic_effects_at_the_draw_come_before_the_dice_penalties(
+    web: Client, user: Any
+) -> None:
+    log = draw_effects_log()
+    game = played(user, log, upto=2)
+    round3 = log["rounds"][2]
+    entry = Entry(web, game)
+    entry.dice(round3["dice"])
+    # Without an effect at the draw, the purple die brings both to 3 purple tokens.
+    assert 'id="pen-0-purple"' in entry.html and 'id="pen-1-purple"' in entry.html
+    # Bea's Maestro returns a purple token at the draw: her penalty is gone, nothing asked.
+    entry.ok("upkeep", u_person="1:p1", u_at="draw", g_t_purple=-1)
+    assert 'id="pen-1-purple"' not in entry.html and 'id="pen-0-purple"' in entry.html
+    # Ada's Vescovo gives her a third red token at the draw: the fire is asked once, as the
+    # effect's penalty (which house), not among the dice's penalties.
+    entry.ok("upkeep", u_person="0:p2", u_at="draw", g_t_red=1)
+    assert radios(entry.html, "t_choice") == ["house:0", "house:1"]
+    assert 'id="pen-0-red"' not in entry.html
+    assert "Vescovo (0 florins, ∞, clergy), who goes back to the hand" in (
+        html_lib.unescape(entry.html)
+    )
+    entry.ok("upkeep_penalty", t_choice="house:1")
+    assert radios(entry.html, "t_choice") == [] and 'id="pen-0-red"' not in entry.html
+    # Another seat's effect after the dice can still be added.
+    assert 'id="id_u_person"' in entry.html
+    entry.ok("upkeep", u_person="1:p1", u_at="dice", g_florins=1)
+    entry.ok("phase2")
+    assert entry.form.current.penalties == [{"seat": 0, "color": "purple"}]
+    for turn in round3["turns"]:
+        entry.turn(turn, {})
+    entry.confirm()
+    game.refresh_from_db()
+    assert game.result == ENGINE.replay(log)
