@@ -167,3 +167,41 @@ def test_a_six_player_pot_de_vin_score_sheet_reads_on_a_phone(
     with page.expect_navigation():
         page.click("#review-save")
     reads_on_a_phone(page, f"potdevin-6-{suffix}-saved-long-names")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_other_pages_read_on_a_phone_with_long_names(live_server: Any, browser: Any) -> None:
+    services.editions_ensure_builtin()
+    user = make_user("alice")
+    names = long_names(8)
+    services.game_import(
+        owner=user,
+        documents=[
+            complots_simulate(8, seed=3, variant="ambassador", names=names),
+            potdevin_simulate(6, seed=2, record_deal=False, names=names[:6]),
+        ],
+    )
+    services.game_create(
+        owner=user,
+        players=services.players_resolve(names[:3], created_by=user),
+        game_type="pot-de-vin",
+        first_player=0,
+        location="Salle des fêtes de Saint-Rémy-de-Provence, à côté de la boulangerie",
+        notes="Revanche: " + " ".join(names[:3]),
+    )
+    page = browser.new_page()
+    base = live_server.url
+    sign_in(page, base, "alice")
+    reads_on_a_phone(page, "home-long-names")
+    player = Game.objects.filter(game_type="pot-de-vin").first().seats.get(seat=0).player_id
+    page.goto(f"{base}/players/{player}/")
+    reads_on_a_phone(page, "player-long-names")
+    page.goto(f"{base}/players/")
+    reads_on_a_phone(page, "players-long-names")
+    in_progress = Game.objects.get(status=Game.Status.IN_PROGRESS)
+    page.goto(f"{base}/games/{in_progress.pk}/")
+    reads_on_a_phone(page, "potdevin-3-notes-long-names")
+    page.goto(f"{base}/games/new/complots/")
+    for seat, name in enumerate(names):
+        page.fill(f"#id_player_{seat}", name)
+    reads_on_a_phone(page, "complots-new-game-long-names")
