@@ -339,10 +339,11 @@ def _review(
     number = form.cleaned_data["number"]
     if number != expected:  # a page left open while another phone saved an entry
         entry_name = _plugin(game.game_type).engine.info.entry_name
+        stored = f"{expected - 1} {entry_name}{'' if expected == 2 else 's'}"
         form.add_error(
             None,
-            f"{entry_name.capitalize()} {number} cannot be entered: the game has "
-            f"{expected - 1} {entry_name}s, so the next is {expected}.",
+            f"{entry_name.capitalize()} {number} cannot be entered: the game has {stored}, "
+            f"so the next is {expected}.",
         )
         return None
     try:

@@ -308,6 +308,13 @@ def test_a_review_left_open_while_another_turn_was_saved_is_not_saved(
     assert append(web, game, {**fields, "review": "save"}).status_code == 302
     again = append(web, game, {**fields, "review": "save"})  # the same review, sent twice
     assert again.status_code == 400 and game.rounds.count() == 1
+    # The entry of a page left open is not even reviewed: it says which turn comes next.
+    stale = append(web, game, turn_post({"actor": 0, "action": "income"}, 1, review=""))
+    assert stale.status_code == 400 and 'id="entry-review"' not in stale.content.decode()
+    assert "Turn 1 cannot be entered: the game has 1 turn, so the next is 2." in (
+        stale.content.decode()
+    )
+    assert game.rounds.count() == 1
 
 
 def test_the_second_step_offers_only_the_allowed_challengers_blockers_and_characters(

@@ -20,13 +20,13 @@ POTDEVIN = get_engine("pot-de-vin")
 CODES = re.compile(r"\b[a-z]+_[a-z_]+\b|\bseats? \d|\(.*·.*\)")
 
 
-def complots_refusal(turn: dict[str, Any], before: list[dict[str, Any]] = ()) -> LogError:  # type: ignore[assignment]
+def complots_refusal(turn: dict[str, Any]) -> LogError:
     log = {
         "format": "complots-log/1",
         "players": NAMES,
         "variant": "inquisitor",
         "first_player": 0,
-        "turns": [*before, turn],
+        "turns": [turn],
     }
     with pytest.raises(LogError) as caught:
         COMPLOTS.replay(log)
