@@ -205,3 +205,7 @@ def test_the_other_pages_read_on_a_phone_with_long_names(live_server: Any, brows
     for seat, name in enumerate(names):
         page.fill(f"#id_player_{seat}", name)
     reads_on_a_phone(page, "complots-new-game-long-names")
+    page.goto(f"{base}/games/scorepad/pot-de-vin/")
+    for seat, name in enumerate(names[:6]):
+        page.fill(f"#id_player_{seat}", name)
+    reads_on_a_phone(page, "scorepad-entry-long-names")
