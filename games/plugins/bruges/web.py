@@ -391,7 +391,11 @@ def _turn_context(form: RoundForm, view: Table, person_name: Any) -> dict[str, A
         for p in view.persons
         if p.status == "hand" and p.seat == seat
     ]
-    context["person_fields"] = [form["p_name"], form["p_price"], form["p_group"], form["p_icon"]]
+    context["person_fields"] = [
+        _select(form, name) for name in ("p_name", "p_price", "p_group", "p_icon")
+    ]
+    context["worker_select"] = _select(form, "p_worker")
+    context["when_select"] = _select(form, "e_when")
     context["effect_persons"] = effect_choices(form, view, seat)
     context["gain_fields"] = _gain_fields(form)
     context["effect_open"] = bool(
@@ -399,6 +403,23 @@ def _turn_context(form: RoundForm, view: Table, person_name: Any) -> dict[str, A
     )
     context["buttons"] = {"turn": TURN, "more": MORE, "pass": PASS}
     return context
+
+
+def _select(form: RoundForm, name: str) -> dict[str, Any]:
+    """A list of choices as the template writes it (its options, the one chosen marked)."""
+    bound = form[name]
+    current = form.value(name)
+    current = "" if current is None else str(current)
+    choices = getattr(bound.field, "choices", [])
+    if not current and bound.field.initial:
+        current = str(bound.field.initial)
+    return {
+        "field": bound,
+        "name": name,
+        "id": f"id_{name}",
+        "label": bound.label,
+        "options": [(str(v), label, str(v) == current) for v, label in choices],
+    }
 
 
 def _unique_by_name(view: Table) -> list[Any]:
