@@ -146,21 +146,40 @@ class Entry:
         return self.ok("phase2", **fields)
 
     def turn(self, turn: dict[str, Any], persons: dict[str, dict[str, Any]]) -> Any:
+        """A turn as a phone sends it: a card with the effect right after it in one post (the
+        rest one by one), the last one with "Save turn"."""
         if turn.get("pass"):
             return self.ok("pass")
+        groups: list[list[dict[str, Any]]] = []
         for step in turn["steps"]:
-            if "penalty" in step:
+            if "effect" in step and groups and len(groups[-1]) == 1 and "card" in groups[-1][0]:
+                groups[-1].append(step)
+            else:
+                groups.append([step])
+        closed = False
+        for k, group in enumerate(groups):
+            if "penalty" in group[0]:
                 if self.form.pending_question() is not None:
-                    self.ok("penalty", t_choice=penalty_choice(step["penalty"], self.id_of))
+                    choice = penalty_choice(group[0]["penalty"], self.id_of)
+                    self.ok("penalty", t_choice=choice)
                 continue  # a penalty without a choice follows by itself
-            self.ok("more", **step_fields(step, persons, self.id_of))
-            if step.get("action") == "person" and isinstance(step["person"], dict):
-                hired = self.form.current.open[-1]
-                if "person" not in hired:  # a penalty followed: the hire is further back
-                    hired = next(s for s in reversed(self.form.current.open) if "person" in s)
-                given = hired["person"]
-                self.ids[step["person"]["id"]] = given["id"] if isinstance(given, dict) else given
-        return self.ok("turn")
+            card = group[0] if "card" in group[0] else None
+            fields = step_fields(group[0], persons, self.id_of)
+            if len(group) == 2:
+                effect = step_fields(group[1], persons, self.id_of)
+                hired = card.get("person") if card and card.get("action") == "person" else None
+                hired_id = hired["id"] if isinstance(hired, dict) else hired
+                if hired_id is not None and group[1]["effect"] == hired_id:
+                    effect["e_person"] = "new"  # the person this card hires
+                fields.update(effect)
+            closed = k == len(groups) - 1
+            self.ok("turn" if closed else "more", **fields)
+            if card and card.get("action") == "person" and isinstance(card["person"], dict):
+                steps = self.form.current.turns[-1]["steps"] if closed else self.form.current.open
+                hired_step = next(s for s in reversed(steps) if "person" in s)
+                given = hired_step["person"]
+                self.ids[card["person"]["id"]] = given["id"] if isinstance(given, dict) else given
+        return self.response if closed else self.ok("turn")
 
     def round(self, round_: dict[str, Any], persons: dict[str, dict[str, Any]]) -> Any:
         self.dice(round_["dice"])
