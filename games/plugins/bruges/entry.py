@@ -5,12 +5,24 @@ phone without JavaScript.
 2. The threat tokens everyone got and the penalties they trigger: only the choices that are
    needed are asked (brown: which person; red: which house or canal section; nothing when the
    player has nothing to lose or a single thing); the prestige cost and who can pay it (tick who
-   climbs); the automatic effects of infinity persons outside the turns (upkeep), if any.
+   climbs); the automatic effects of infinity persons outside the turns (upkeep), if any, each
+   read at its moment (rules: at the draw, before the dice; after the dice; after prestige):
+   an effect at the draw changes the dice's penalties, which are read again after it, and a
+   penalty an effect causes is asked once, as the effect's, at the effect's moment.
 3. Each turn in order (4 per player, clockwise from the round's first player): the card and
    one of the actions the seat can afford, a person's details when one is hired (persons met in
    this game are remembered by name), an effect entered from the person who caused it, and a
    penalty choice when an effect brings a seat to 3 tokens; a pass only for a seat that has
-   played 5 cards this round.
+   played 5 cards this round. An action the seat cannot afford yet is not offered: an effect
+   that pays for it is entered alone first, then the action is offered.
+4. The review: once the last turn is entered the round is complete (``ready()``) and the page
+   shows it whole in words (``web.entry_review``) with the scores after it; nothing is stored
+   before its "Save". Its "Change" (``step=change``) opens the last turn again with every step
+   entered; "Take back the last step" goes further back.
+
+Refusals are shown in the players' terms (``refusal_words``): the player first, by name, persons
+by name, houses counted from 1; the API keeps the engine's code and 0-based seat. A choice of a
+person shows what tells apart two cards of the same name (price, icon, group, its house).
 
 The round being built travels in the form (``draft``, a hidden JSON field) until it is complete
 (the script also keeps it for the tab, and ``resume`` brings it back after a reload); then the
