@@ -731,8 +731,15 @@ def test_laurel_points_are_asked_at_the_end_and_shown_per_person(web: Client, us
     assert laurels, "a simulated game with laurels"
     game = played(user, {**log, "final": None})
     html = web.get(reverse("web:game", args=[game.pk])).content.decode()
+    replayed = {p["id"]: p for p in ENGINE.replay(log)["persons"]}
     for item in laurels:
         assert f'name="laurel_{item["seat"]}_{item["person"]}"' in html
+        # Each laurel person with what tells it apart from a card of the same name.
+        person = replayed[item["person"]]
+        label = f'{person["name"]} <span class="muted">({log["players"][item["seat"]]}\'s; '
+        label += f"{person['price']} florin{'s' if person['price'] != 1 else ''}, laurel, "
+        label += f"{person['group']}; in house "
+        assert label in html_lib.unescape(html), label
     # A refusal beside its person (points below 0 are a form error first).
     first = laurels[0]
     fields = {f"laurel_{i['seat']}_{i['person']}": str(i["points"]) for i in laurels}
