@@ -1048,3 +1048,22 @@ def test_automatic_effects_at_the_draw_come_before_the_dice_penalties(
     entry.confirm()
     game.refresh_from_db()
     assert game.result == ENGINE.replay(log)
+
+
+def test_a_refused_effect_names_the_person_just_hired(web: Client, user: Any) -> None:
+    """An arrow person acts once per hire: a second effect in the same post is refused, in
+    words, with the person's name (not the id the page gave it)."""
+    entry = Entry(web, make_game(user))
+    entry.dice(EXAMPLE_ROUND["dice"])
+    entry.ok("phase2")
+    entry.ok("turn", card="red", action="house")
+    entry.ok("turn", card="red", action="workers")
+    entry.ok(
+        "more", card="blue", action="person:0", p_name="Cocchiere", p_price=3,
+        p_group="craftsmen", p_icon="arrow", e_person="new", g_florins=1,
+    )  # fmt: skip
+    entry.post("turn", e_person="p1", g_florins=1)
+    assert entry.response.status_code == 400
+    assert error_of(entry.html, "gain") == (
+        "Ada: arrow person Cocchiere acts only in the step right after its hire (round 1, turn 3)."
+    )

@@ -498,6 +498,7 @@ class RoundForm(forms.Form):
                 required=False, label="The fire before the plague"
             )
         self.turn_errors: dict[int, str] = {}  # 1-based turn -> the engine's refusal
+        self._trying: list[dict[str, Any]] = []  # the steps being tried (for the refusal)
         self.notice = ""
         self._ready = False
         self._set_draft(self._posted_draft())
@@ -1074,6 +1075,7 @@ class RoundForm(forms.Form):
         if not new and not draft.open:
             self.add_error("card", f"Which card did {self.names[seat]} play?")
             return
+        self._trying = new
         for k in range(1, len(new) + 1):
             trial = draft.copy()
             trial.open = [*draft.open, *new[:k]]
@@ -1260,7 +1262,12 @@ class RoundForm(forms.Form):
         if isinstance(exc, RecordError):
             self.add_error(None, exc.message)
             return
-        text = refusal_words(exc, self.names, words.person_names(self.reading.view.persons))
+        persons = words.person_names(self.reading.view.persons)
+        for s in [*self.current.open, *self._trying]:  # a person hired in the step refused
+            given = s.get("person") if isinstance(s, dict) else None
+            if isinstance(given, dict) and given.get("id") not in persons:
+                persons[str(given.get("id"))] = str(given.get("name"))
+        text = refusal_words(exc, self.names, persons)
         open_turn = len(self.current.turns) + 1
         if exc.turn is not None:
             if passing:
