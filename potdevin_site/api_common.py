@@ -1,6 +1,6 @@
-"""What API modules of several apps share: the documented error responses and the player
-reference (kept in games/api/serializers.py, re-exported here), the ``game_type`` query
-parameter and its error. Views of one app never import another app's views."""
+"""What API modules of several apps share: the documented error responses, the player
+reference and the id path parameter (kept in games/api/serializers.py, re-exported here), the
+``game_type`` query parameter and its error. Views of one app never import another app's views."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, status
 from rest_framework.request import Request
 
-from games.api.serializers import MAX_ID, ErrorSerializer, PlayerRefSerializer, errors
+from games.api.serializers import (
+    MAX_ID,
+    ErrorSerializer,
+    PlayerRefSerializer,
+    errors,
+    id_parameter,
+)
 from scoring.engine import ENGINES
 from scoring.stats.games import DEFAULT_GAME_TYPE
 
@@ -21,6 +27,7 @@ __all__ = [
     "errors",
     "game_type_parameter",
     "game_type_query",
+    "id_parameter",
 ]
 
 

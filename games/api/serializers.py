@@ -6,12 +6,14 @@ services. Nothing here names a game."""
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from games.models import (
@@ -24,7 +26,9 @@ from games.models import (
     Seat,
 )
 from games.names import MAX_NAME_LENGTH, BadName, player_name
-from games.plugins import game_types
+from games.plugins import game_types, plugin_for
+
+F = TypeVar("F", bound=serializers.Field)
 
 MAX_IMPORT_DOCUMENTS = 1000
 # Shape bounds only, so a request cannot make unbounded work; how many players, seats and
@@ -33,6 +37,30 @@ MAX_PLAYERS = 16
 MAX_ENTRY_NUMBER = MAX_ENTRIES
 _DATETIME = serializers.DateTimeField()
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+MAX_ID = 2**63 - 1  # the largest id a database stores (a larger one is not even looked up)
+
+# A player's name as ``games.names.player_name`` takes it: no control character (white space,
+# which becomes one space, aside), and something left once white space and invisible format
+# characters are removed; at most MAX_NAME_LENGTH characters (after normalisation: a longer
+# name with runs of spaces may pass).
+_NOT_CONTROL = r"[^\u0000-\u0008\u000e-\u001b\u007f-\u0084\u0086-\u009f]"
+_VISIBLE = (
+    r"[^\s\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2"
+    r"\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]"
+)
+NAME_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_NAME_LENGTH,
+    "pattern": f"^{_NOT_CONTROL}*{_VISIBLE}{_NOT_CONTROL}*$",
+}
+# What an edition's (a deck's) key is: a slug, as its model stores it.
+KEY_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 64,
+    "pattern": "^[-a-zA-Z0-9_]+$",
+}
 
 
 def _datetime(value: datetime.datetime | None) -> str | None:
@@ -43,6 +71,35 @@ def default_game_type() -> str:
     """The game a request that names none is about: the first installed plugin
     (``settings.GAME_PLUGINS``), so requests written before there was a choice work as they did."""
     return game_types()[0]
+
+
+def documented(field_class: type[F], schema: dict[str, Any], **kwargs: Any) -> F:
+    """A ``field_class`` field that checks exactly what it always checks, documented as
+    ``schema``: a constraint that is checked further on (by a service or the game's engine,
+    with an error code of its own) is stated in the schema all the same."""
+    return documented_class(field_class, schema)(**kwargs)
+
+
+def documented_class(field_class: type[F], schema: dict[str, Any]) -> type[F]:
+    """``field_class`` documented as ``schema`` (see ``documented``)."""
+    return _documented_class(field_class, json.dumps(schema))
+
+
+@cache
+def _documented_class(field_class: type[F], schema: str) -> type[F]:
+    return extend_schema_field(json.loads(schema))(  # type: ignore[no-any-return]
+        type(field_class.__name__, (field_class,), {"__module__": field_class.__module__})
+    )
+
+
+def id_parameter(description: str, name: str = "id") -> OpenApiParameter:
+    """A record's id in the path: ids are from 1 to MAX_ID (another is no record: 404)."""
+    return OpenApiParameter(
+        name,
+        {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        OpenApiParameter.PATH,
+        description=description,
+    )
 
 
 def enum_string(values: Sequence[str], **kwargs: Any) -> serializers.CharField:
@@ -80,21 +137,31 @@ class GameTypeField(serializers.CharField):
         return value
 
 
-def game_type_field(game_type: str | None = None, **kwargs: Any) -> GameTypeField:
+def game_type_field(
+    game_type: str | None = None,
+    *,
+    documented_values: Sequence[str] | None = None,
+    **kwargs: Any,
+) -> GameTypeField:
     """The ``game_type`` of a body or a response: ``game_type`` only (a game's own shapes, the
     discriminator of their oneOf), or any installed game. In a request it may be left out for
-    the default game."""
+    the default game. ``documented_values``: the games the schema names, when fewer than those
+    taken here are served (the others refused further on, with a code of their own)."""
     values = (game_type,) if game_type else tuple(game_types())
-    # One game's shapes say their game as a pattern, not a one-value enum: the schema's enums
-    # become components named after the field, and one name cannot hold every game's value.
-    # Game types are slugs: nothing in one needs escaping in a pattern.
-    assert game_type is None or _SLUG.fullmatch(game_type), game_type
-    documented = extend_schema_field(
-        {"type": "string", "pattern": f"^{game_type}$"}
-        if game_type
-        else {"type": "string", "enum": list(values)}
+    # One game's shapes (and a field documented with fewer games) say their games as a pattern,
+    # not an enum: the schema's enums become components named after the field, and one name
+    # cannot hold every set of values. Game types are slugs: nothing in one needs escaping.
+    named = (game_type,) if game_type else documented_values
+    assert all(_SLUG.fullmatch(t) for t in named or ()), named
+    if not named:
+        schema = {"type": "string", "enum": list(values)}
+    elif len(named) == 1:
+        schema = {"type": "string", "pattern": f"^{named[0]}$"}
+    else:
+        schema = {"type": "string", "pattern": f"^({'|'.join(named)})$"}
+    field_class = extend_schema_field(schema)(
+        type("GameTypeEnumField", (GameTypeField,), {"allowed": values})
     )
-    field_class = documented(type("GameTypeEnumField", (GameTypeField,), {"allowed": values}))
     if kwargs.get("read_only"):
         return field_class(**kwargs)
     if game_type is None or game_type == default_game_type():
@@ -145,7 +212,20 @@ class PlayerSerializer(serializers.ModelSerializer):
         model = Player
         fields = ["id", "name", "user", "created_at"]
         read_only_fields = ["id", "user", "created_at"]
-        extra_kwargs = {"name": {"validators": []}}  # uniqueness is the service's (409)
+        extra_kwargs = {
+            # Uniqueness is the service's (409); blank, spaces and length are games.names' rule.
+            "name": {"validators": [], "allow_blank": True, "trim_whitespace": False},
+        }
+
+    def build_standard_field(
+        self, field_name: str, model_field: Any
+    ) -> tuple[type[serializers.Field], dict[str, Any]]:
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        if field_name == "name":  # the same checks, documented with the name rule
+            # In an allOf: the field takes a blank name (for the rule's own code), which the
+            # schema would otherwise offer as a valid one.
+            field_class = documented_class(field_class, {"type": "string", "allOf": [NAME_SCHEMA]})
+        return field_class, kwargs
 
     def validate_name(self, value: str) -> str:
         return _player_name(value)
@@ -187,12 +267,54 @@ class GameTypeSerializer(serializers.Serializer):
     result_detail = serializers.CharField(help_text="What a seat's entry in the result holds.")
 
 
-class EditionSerializer(serializers.ModelSerializer):
-    game_type = game_type_field(help_text="The game this edition belongs to.")
-    data = serializers.JSONField(
-        help_text="The printed data, as the game's engine reads it (Pot de Vin: each guild "
-        'card to its guild symbols, {"A4": ["nobles"]}). Checked by the engine.'
+def games_with_editions() -> list[str]:
+    return [t for t in game_types() if plugin_for(t).engine.info.has_editions]
+
+
+def description_field() -> serializers.CharField:
+    """An edition's description, as its model's field would be; the service bounds its length
+    (too_long), which the schema states."""
+    return documented(
+        serializers.CharField,
+        {"type": "string", "maxLength": MAX_NOTES_LENGTH},
+        allow_blank=True,
+        required=False,
+        style={"base_template": "textarea.html"},
     )
+
+
+class EditionDataField(serializers.JSONField):
+    """An edition's printed data: any JSON here, checked by the game's engine. Documented as one
+    of the games' edition data, each as its plugin's ``api`` part states it
+    (``EDITION_DATA_SCHEMA``), read when the schema is built."""
+
+
+class _EditionDataSchema(OpenApiSerializerFieldExtension):
+    target_class = EditionDataField
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        shapes = [
+            getattr(plugin_for(t).part("api"), "EDITION_DATA_SCHEMA", None)
+            for t in games_with_editions()
+        ]
+        known = [shape for shape in shapes if shape is not None]
+        if not known or len(known) < len(shapes):
+            return {"type": "object", "additionalProperties": True}
+        return {"oneOf": known} if len(known) > 1 else known[0]
+
+
+class EditionSerializer(serializers.ModelSerializer):
+    # Any game type is taken here; one without editions is 400 no_editions (the service's).
+    game_type = game_type_field(
+        documented_values=games_with_editions(), help_text="The game this edition belongs to."
+    )
+    data = EditionDataField(
+        help_text="The printed data, as the game's engine reads it (Pot de Vin: each guild "
+        'card to its guild symbols, {"A4": ["nobles"]}, as a deck\'s `cards`; Bruges: '
+        '`prestige_points`, 13 integers, and `canal`, {"left": [...], "right": [...]}, 5 '
+        'spaces {"cost", "color"} each). Checked by the engine.',
+    )
+    description = description_field()
 
     class Meta:
         model = Edition
@@ -347,17 +469,12 @@ def entries_of(game: Game) -> list[dict[str, Any]]:
     return [{"number": r.number, **r.data} for r in game.rounds.all()]
 
 
-MAX_ID = 2**63 - 1  # the largest id a database stores (a larger one is not even looked up)
+PLAYER_REF_SCHEMA: dict[str, Any] = {
+    "oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ID}, NAME_SCHEMA]
+}
 
 
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-            {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH},
-        ]
-    }
-)
+@extend_schema_field(PLAYER_REF_SCHEMA)
 class PlayerRefField(serializers.Field):
     """A player by id, or by name (created if new)."""
 
@@ -376,20 +493,56 @@ class PlayerRefField(serializers.Field):
         return value
 
 
-class GameMetaSerializer(serializers.Serializer):
-    """What every new game takes, however it is recorded."""
-
-    players = serializers.ListField(
+def players_field(player_counts: Sequence[int] = ()) -> serializers.ListField:
+    """The players of a new game, checked for shape (1 to MAX_PLAYERS: how many its game takes
+    is the engine's to say, bad_player_count, and the service refuses a player at two seats,
+    player_twice), documented with the game's ``player_counts``."""
+    return documented(
+        serializers.ListField,
+        {
+            "type": "array",
+            "items": PLAYER_REF_SCHEMA,
+            "minItems": min(player_counts, default=1),
+            "maxItems": max(player_counts, default=MAX_PLAYERS),
+            "uniqueItems": True,
+        },
         child=PlayerRefField(),
         min_length=1,
         max_length=MAX_PLAYERS,
         help_text="Seat order, clockwise: player ids, or names (a new name creates a player).",
     )
+
+
+def first_player_field(player_counts: Sequence[int] = ()) -> serializers.IntegerField:
+    """The seat that starts, checked for shape (0 to MAX_PLAYERS - 1: the engine says which
+    seats its game has, bad_first_player), documented with the game's ``player_counts``."""
+    return documented(
+        serializers.IntegerField,
+        {"type": "integer", "minimum": 0, "maximum": max(player_counts, default=MAX_PLAYERS) - 1},
+        min_value=0,
+        max_value=MAX_PLAYERS - 1,
+        help_text="The seat that starts.",
+    )
+
+
+class GameMetaSerializer(serializers.Serializer):
+    """What every new game takes, however it is recorded."""
+
+    # The game's player counts, for the schema (its engine checks them: bad_player_count).
+    player_counts: Sequence[int] = ()
+
+    players = players_field()
     played_on = serializers.DateField(required=False)
     location = serializers.CharField(
         max_length=MAX_LOCATION_LENGTH, required=False, allow_blank=True
     )
     notes = serializers.CharField(max_length=MAX_NOTES_LENGTH, required=False, allow_blank=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        if self.player_counts:  # the same checks, documented with the game's counts
+            fields["players"] = players_field(self.player_counts)
+        return fields
 
     def game_args(self) -> dict[str, Any]:
         """The game's own arguments of ``services.game_create`` (or of
@@ -400,9 +553,13 @@ class GameMetaSerializer(serializers.Serializer):
 class GameCreateSerializer(GameMetaSerializer):
     """The base of a game's body for ``POST /api/games/``."""
 
-    first_player = serializers.IntegerField(
-        min_value=0, max_value=MAX_PLAYERS - 1, help_text="The seat that starts."
-    )
+    first_player = first_player_field()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        if self.player_counts:  # the same checks, documented with the game's seats
+            fields["first_player"] = first_player_field(self.player_counts)
+        return fields
 
 
 class EntryInputSerializer(serializers.Serializer):
@@ -436,20 +593,59 @@ class GameUpdateSerializer(serializers.ModelSerializer):
         extra_kwargs = {"notes": {"max_length": MAX_NOTES_LENGTH}}
 
 
-IMPORT_REQUEST_SCHEMA = {
-    "oneOf": [
-        {"type": "object", "additionalProperties": True},
-        {
-            "type": "array",
-            "items": {"type": "object", "additionalProperties": True},
-            "minItems": 1,
-            "maxItems": MAX_IMPORT_DOCUMENTS,
+def _log_document_schema(game_type: str) -> dict[str, Any]:
+    """What the records check of a log document of ``game_type`` before its engine replays it
+    (its header, the names, the count of entries); the engine checks the rest, and keys its
+    format does not define are ignored (not kept)."""
+    info = plugin_for(game_type).engine.info
+    return {
+        "type": "object",
+        "description": f"A {info.label} log document (`{info.log_format}`).",
+        "required": ["format", "players", "first_player"],
+        "properties": {
+            "format": {"type": "string", "enum": [info.log_format]},
+            "players": {
+                "type": "array",
+                "items": NAME_SCHEMA,
+                "minItems": min(info.player_counts),
+                "maxItems": max(info.player_counts),
+                "uniqueItems": True,
+                "description": "Player names in seat order, clockwise (each at one seat).",
+            },
+            "first_player": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": max(info.player_counts) - 1,
+            },
+            "played_on": {"type": "string", "format": "date", "nullable": True},
+            "location": {"type": "string", "maxLength": MAX_LOCATION_LENGTH, "nullable": True},
+            "notes": {"type": "string", "maxLength": MAX_NOTES_LENGTH, "nullable": True},
+            info.entries_key: {
+                "type": "array",
+                "items": {"type": "object"},
+                "maxItems": MAX_ENTRIES,
+                "description": f"The {info.entry_name}s, in order (see "
+                f"`GET /api/games/{{id}}/log/`); left out, none yet.",
+            },
         },
-    ],
-    "description": "One log document of any game, its engine chosen by its `format` (see "
-    "`GET /api/game-types/`: `log_format`; the shapes are those of `GET /api/games/{id}/log/`), "
-    "or a list of them.",
-}
+    }
+
+
+def import_request_schema(limit: int) -> dict[str, Any]:
+    """The body of an import: one log document, or a list of 1 to ``limit``."""
+    document = {"oneOf": [_log_document_schema(t) for t in game_types()]}
+    return {
+        "oneOf": [
+            document,
+            {"type": "array", "items": document, "minItems": 1, "maxItems": limit},
+        ],
+        "description": "One log document of any game, its engine chosen by its `format` (see "
+        "`GET /api/game-types/`: `log_format`; the shapes are those of "
+        "`GET /api/games/{id}/log/`), or a list of them.",
+    }
+
+
+IMPORT_REQUEST_SCHEMA = import_request_schema(MAX_IMPORT_DOCUMENTS)
 
 
 def log_documents(data: Any, limit: int) -> list[Any]:

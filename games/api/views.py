@@ -10,12 +10,14 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
+    OpenApiExample,
     OpenApiParameter,
     extend_schema,
     extend_schema_view,
     inline_serializer,
 )
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.authtoken import serializers as authtoken_serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -28,6 +30,9 @@ from games import selectors, services
 from games.api.plugins import api_for, entry_appended, examples, one_of
 from games.api.serializers import (
     IMPORT_REQUEST_SCHEMA,
+    KEY_SCHEMA,
+    MAX_ENTRY_NUMBER,
+    MAX_ID,
     MAX_IMPORT_DOCUMENTS,
     EditionSerializer,
     EditionUpdateSerializer,
@@ -38,13 +43,16 @@ from games.api.serializers import (
     MeSerializer,
     PlayerSerializer,
     default_game_type,
+    documented,
     entries_of,
     errors,
+    games_with_editions,
+    id_parameter,
     log_documents,
 )
 from games.errors import RecordError
 from games.models import Edition, Game, Player
-from games.plugins import plugin_for, plugins
+from games.plugins import game_types, plugin_for, plugins
 from potdevin_site.permissions import OwnerOrStaffWrites, StaffWrites
 
 __all__ = ["errors"]  # other apps' views document their errors with it
@@ -60,13 +68,30 @@ GAME_SCOREPAD = one_of(
 GAME_LOG = one_of(
     "GameLog", lambda p, a: a.log, discriminator="format", key=lambda p, a: p.engine.log_format
 )
+
+
+def _part_examples(name: str) -> list[OpenApiExample]:
+    """Examples a game's ``api`` part gives beside its ``API`` (``SCOREPAD_EXAMPLES``)."""
+    return [e for plugin in plugins().values() for e in getattr(plugin.part("api"), name, ())]
+
+
 # Games without end-of-game choices take no body: only the others' are documented.
 GAME_FINISH = one_of("GameFinish", lambda p, a: a.finish if a.finish().fields else None)
 ENTRY_INPUT = one_of("EntryInput", lambda p, a: a.entry)
 ENTRY = one_of("Entry", lambda p, a: a.entry_out)
 ENTRIES = one_of("EntryItem", lambda p, a: a.entry_out, many=True)
 ENTRY_APPENDED = one_of("EntryAppended", entry_appended)
-NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="1-based entry.")
+NUMBER = OpenApiParameter(
+    "number",
+    {"type": "integer", "minimum": 1, "maximum": MAX_ENTRY_NUMBER},
+    OpenApiParameter.PATH,
+    description="1-based entry (a game has at most this many: a higher one is none).",
+)
+GAME_ID = id_parameter("The game's id.")
+PLAYER_ID = id_parameter("The player's id.")
+GAME_TYPE_FILTER = OpenApiParameter(
+    "game_type", str, OpenApiParameter.QUERY, enum=game_types(), description="Of this game only."
+)
 
 
 class MeView(APIView):
@@ -88,6 +113,18 @@ class MeView(APIView):
         )
 
 
+class AuthTokenSerializer(authtoken_serializers.AuthTokenSerializer):
+    """Documentation only (the view's own serializer checks the request): a username and a
+    password, neither blank (the username is trimmed first)."""
+
+    username = documented(
+        serializers.CharField, {"type": "string", "minLength": 1, "pattern": "\\S"}, write_only=True
+    )
+    password = documented(
+        serializers.CharField, {"type": "string", "minLength": 1}, write_only=True
+    )
+
+
 class TokenView(ObtainAuthToken):
     """Sign in with a username and password; returns the token for the `Authorization: Token
     <token>` header."""
@@ -99,7 +136,7 @@ class TokenView(ObtainAuthToken):
 
     @extend_schema(
         operation_id="auth_token",
-        request=ObtainAuthToken.serializer_class,
+        request=AuthTokenSerializer,
         responses={
             200: inline_serializer("Token", {"token": serializers.CharField()}),
             **errors(400, 413, 415, 429),
@@ -143,12 +180,17 @@ class GameTypesView(APIView):
 
 @extend_schema_view(
     list=extend_schema(responses={200: PlayerSerializer(many=True), **errors(400, 401, 404)}),
-    retrieve=extend_schema(responses={200: PlayerSerializer, **errors(401, 404)}),
+    retrieve=extend_schema(
+        parameters=[PLAYER_ID], responses={200: PlayerSerializer, **errors(401, 404)}
+    ),
     create=extend_schema(responses={201: PlayerSerializer, **errors(400, 401, 409, 413, 429)}),
     partial_update=extend_schema(
-        responses={200: PlayerSerializer, **errors(400, 401, 403, 404, 409, 413, 429)}
+        parameters=[PLAYER_ID],
+        responses={200: PlayerSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
     ),
-    destroy=extend_schema(responses={204: None, **errors(401, 403, 404, 409, 429)}),
+    destroy=extend_schema(
+        parameters=[PLAYER_ID], responses={204: None, **errors(401, 403, 404, 409, 429)}
+    ),
 )
 class PlayerViewSet(
     mixins.ListModelMixin,
@@ -194,11 +236,56 @@ class EditionFilter(django_filters.FilterSet):
         fields = ["game_type"]
 
 
+def _edition_path() -> list[OpenApiParameter]:
+    """An edition's place: its game (one with editions; another has none: 404) and key."""
+    named = games_with_editions()
+    return [
+        OpenApiParameter(
+            "game_type",
+            {"type": "string", "pattern": f"^({'|'.join(named)})$"},
+            OpenApiParameter.PATH,
+            description="The game (one with editions).",
+        ),
+        OpenApiParameter("key", KEY_SCHEMA, OpenApiParameter.PATH, description="Its key."),
+    ]
+
+
+def _edition_examples() -> list[OpenApiExample]:
+    """A new version of each game's default edition, with that edition's data."""
+    examples = []
+    for game_type in games_with_editions():
+        info = plugin_for(game_type).engine.info
+        default = info.default_edition
+        assert default is not None, game_type
+        examples.append(
+            OpenApiExample(
+                f"{info.label}: a new version of {default}",
+                value={
+                    "game_type": game_type,
+                    "key": f"{default}-2",
+                    "description": f"{default}, corrected",
+                    "data": info.builtin_editions[default]["data"],
+                },
+                request_only=True,
+            )
+        )
+    return examples
+
+
 @extend_schema_view(
-    list=extend_schema(responses={200: EditionSerializer(many=True), **errors(400, 401, 404)}),
-    retrieve=extend_schema(responses={200: EditionSerializer, **errors(401, 404)}),
-    create=extend_schema(responses={201: EditionSerializer, **errors(400, 401, 409, 413, 429)}),
+    list=extend_schema(
+        parameters=[GAME_TYPE_FILTER],
+        responses={200: EditionSerializer(many=True), **errors(400, 401, 404)},
+    ),
+    retrieve=extend_schema(
+        parameters=_edition_path(), responses={200: EditionSerializer, **errors(401, 404)}
+    ),
+    create=extend_schema(
+        examples=_edition_examples(),
+        responses={201: EditionSerializer, **errors(400, 401, 409, 413, 429)},
+    ),
     partial_update=extend_schema(
+        parameters=_edition_path(),
         request=EditionUpdateSerializer,
         responses={200: EditionSerializer, **errors(400, 401, 403, 404, 413, 429)},
     ),
@@ -273,22 +360,31 @@ class GameFilter(django_filters.FilterSet):
 
 # The entry views, each under two names: /rounds/ and, for games played turn by turn, /turns/.
 ENTRIES_SCHEMA = [
-    extend_schema(methods=["GET"], responses={200: ENTRIES, **errors(401, 404)}),
+    extend_schema(
+        methods=["GET"], parameters=[GAME_ID], responses={200: ENTRIES, **errors(401, 404)}
+    ),
     extend_schema(
         methods=["POST"],
+        parameters=[GAME_ID],
         request=ENTRY_INPUT,
         examples=examples(lambda a: a.entry_examples),
         responses={201: ENTRY_APPENDED, **errors(400, 401, 403, 404, 409, 413, 429)},
     ),
 ]
 UNDO_SCHEMA = [
-    extend_schema(request=None, responses={200: GAME_DETAIL, **errors(401, 403, 404, 409, 429)})
+    extend_schema(
+        parameters=[GAME_ID],
+        request=None,
+        responses={200: GAME_DETAIL, **errors(401, 403, 404, 409, 429)},
+    )
 ]
 ENTRY_SCHEMA = [
-    extend_schema(methods=["GET"], parameters=[NUMBER], responses={200: ENTRY, **errors(401, 404)}),
+    extend_schema(
+        methods=["GET"], parameters=[GAME_ID, NUMBER], responses={200: ENTRY, **errors(401, 404)}
+    ),
     extend_schema(
         methods=["PUT"],
-        parameters=[NUMBER],
+        parameters=[GAME_ID, NUMBER],
         request=ENTRY_INPUT,
         examples=examples(lambda a: a.entry_examples),
         responses={200: GAME_DETAIL, **errors(400, 401, 403, 404, 409, 413, 429)},
@@ -306,13 +402,33 @@ def _documented(schemas: list[Any]) -> Any:
 
 
 @extend_schema_view(
-    list=extend_schema(responses={200: GameListSerializer(many=True), **errors(400, 401, 404)}),
-    retrieve=extend_schema(responses={200: GAME_DETAIL, **errors(401, 404)}),
+    list=extend_schema(
+        parameters=[
+            GAME_TYPE_FILTER,
+            OpenApiParameter(
+                "player",
+                {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                OpenApiParameter.QUERY,
+                description="Player id: the games this player sat at.",
+            ),
+            OpenApiParameter(
+                "players",
+                {"type": "integer", "minimum": 0, "maximum": 32767},
+                OpenApiParameter.QUERY,
+                description="Number of players.",
+            ),
+        ],
+        responses={200: GameListSerializer(many=True), **errors(400, 401, 404)},
+    ),
+    retrieve=extend_schema(parameters=[GAME_ID], responses={200: GAME_DETAIL, **errors(401, 404)}),
     partial_update=extend_schema(
+        parameters=[GAME_ID],
         request=GameUpdateSerializer,
         responses={200: GAME_DETAIL, **errors(400, 401, 403, 404, 413, 429)},
     ),
-    destroy=extend_schema(responses={204: None, **errors(401, 403, 404, 429)}),
+    destroy=extend_schema(
+        parameters=[GAME_ID], responses={204: None, **errors(401, 403, 404, 429)}
+    ),
 )
 class GameViewSet(
     mixins.ListModelMixin,
@@ -388,6 +504,7 @@ class GameViewSet(
 
     @extend_schema(
         request=GAME_SCOREPAD,
+        examples=_part_examples("SCOREPAD_EXAMPLES"),
         responses={201: GAME_DETAIL, **errors(400, 401, 413, 429)},
     )
     @action(detail=False, methods=["post"])
@@ -433,7 +550,7 @@ class GameViewSet(
         }
         return Response(body, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: GAME_LOG, **errors(401, 404, 409)})
+    @extend_schema(parameters=[GAME_ID], responses={200: GAME_LOG, **errors(401, 404, 409)})
     @action(detail=True, methods=["get"])
     def log(self, request: Request, pk: str) -> Response:
         """The game as its engine's log document (`potdevin-log/1`, `complots-log/1`), which
@@ -441,6 +558,7 @@ class GameViewSet(
         return Response(services.game_export_log(game=self.get_object()))
 
     @extend_schema(
+        parameters=[GAME_ID],
         request=GAME_FINISH,
         responses={200: GAME_DETAIL, **errors(400, 401, 403, 404, 409, 413, 429)},
     )
@@ -455,6 +573,7 @@ class GameViewSet(
         return self._detail(game)
 
     @extend_schema(
+        parameters=[GAME_ID],
         request=None,
         responses={200: GAME_DETAIL, **errors(401, 403, 404, 409, 429)},
     )

@@ -13,10 +13,10 @@ from rest_framework.permissions import BasePermission, IsAdminUser, IsAuthentica
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.serializers import IMPORT_REQUEST_SCHEMA, MAX_IMPORT_DOCUMENTS, log_documents
+from games.api.serializers import MAX_IMPORT_DOCUMENTS, import_request_schema, log_documents
 from games.models import Edition
 from games.plugins import game_types
-from potdevin_site.api_common import errors
+from potdevin_site.api_common import errors, id_parameter
 from potdevin_site.permissions import OwnerOrStaffWrites
 from scoring import jobs
 from scoring.engine import get_engine
@@ -24,6 +24,7 @@ from scoring.models import Job
 
 # A background import takes more than a direct one, which must answer within one request.
 MAX_JOB_DOCUMENTS = 20 * MAX_IMPORT_DOCUMENTS
+JOB_ID = id_parameter("The job's id.")
 
 
 def _game_with_decks() -> str:
@@ -158,13 +159,17 @@ class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
 @extend_schema_view(
     list=extend_schema(responses={200: JobSerializer(many=True), **errors(400, 401, 403, 404)}),
-    retrieve=extend_schema(responses={200: JobSerializer, **errors(401, 403, 404)}),
+    retrieve=extend_schema(
+        parameters=[JOB_ID], responses={200: JobSerializer, **errors(401, 403, 404)}
+    ),
     create=extend_schema(
         request=RescoreRequestSerializer,
         responses={202: JobSerializer, **errors(400, 401, 403, 413, 429, 503)},
     ),
     resume=extend_schema(
-        request=None, responses={202: JobSerializer, **errors(401, 403, 404, 409, 429, 503)}
+        parameters=[JOB_ID],
+        request=None,
+        responses={202: JobSerializer, **errors(401, 403, 404, 409, 429, 503)},
     ),
 )
 class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
@@ -184,13 +189,15 @@ class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
 
 @extend_schema_view(
     list=extend_schema(responses={200: JobSerializer(many=True), **errors(400, 401, 404)}),
-    retrieve=extend_schema(responses={200: JobSerializer, **errors(401, 404)}),
+    retrieve=extend_schema(parameters=[JOB_ID], responses={200: JobSerializer, **errors(401, 404)}),
     create=extend_schema(
-        request={"application/json": IMPORT_REQUEST_SCHEMA},
+        request={"application/json": import_request_schema(MAX_JOB_DOCUMENTS)},
         responses={202: JobSerializer, **errors(400, 401, 413, 415, 429, 503)},
     ),
     resume=extend_schema(
-        request=None, responses={202: JobSerializer, **errors(401, 403, 404, 409, 429, 503)}
+        parameters=[JOB_ID],
+        request=None,
+        responses={202: JobSerializer, **errors(401, 403, 404, 409, 429, 503)},
     ),
 )
 class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):

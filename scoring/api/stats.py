@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -26,12 +26,13 @@ from potdevin_site.api_common import (
     errors,
     game_type_parameter,
     game_type_query,
+    id_parameter,
 )
 from scoring import selectors
 from scoring.models import HeadToHead, Rating, RatingHistory
 from scoring.stats.games import game_stats, known_game_types
 
-PLAYER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Player id.")
+PLAYER_ID = id_parameter("Player id.")
 
 
 class BucketStatsSerializer(serializers.Serializer):

@@ -33,6 +33,7 @@ from games.api.serializers import (
     GameCreateSerializer,
     GameDetailBaseSerializer,
     LogDocumentBaseSerializer,
+    documented,
     entries_of,
     enum_string,
     game_type_field,
@@ -42,8 +43,20 @@ from games.api.serializers import (
 from games.errors import RecordError
 from games.models import Edition, Game
 from games.plugins.bruges import GAME_TYPE
+from games.stored_json import INT_MAX, INT_MIN
 from scoring.engine import get_engine
-from scoring.engine.bruges.rules import ACTIONS, AT_NAMES, COLORS, GROUPS, ICONS, SECTIONS
+from scoring.engine.bruges.rules import (
+    ACTIONS,
+    AT_NAMES,
+    COLORS,
+    GROUPS,
+    ICONS,
+    MAX_PLAYERS,
+    PRICES,
+    SECTIONS,
+    SPACES,
+    TOP_STEP,
+)
 
 INFO = get_engine(GAME_TYPE).info
 MOMENTS = AT_NAMES  # an upkeep entry's `at`
@@ -55,6 +68,46 @@ MAX_TURNS = 40
 MAX_STEPS = 40
 MAX_LIST = 40
 NUMBER = {"min_value": -1000, "max_value": 1000}  # any count: the engine says which are possible
+# What the engine takes of a seat, a die and a price (another is its error: bad_seat, bad_dice,
+# bad_person...); the schema states it.
+SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
+DIE_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 6}
+_COST: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": INT_MAX}
+# An edition's data (rules B1), as the engine reads it (bad_edition otherwise): the points of
+# each prestige step, and each canal section's spaces, their cost and colour (null: unknown).
+EDITION_DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["prestige_points", "canal"],
+    "properties": {
+        "prestige_points": {
+            "type": "array",
+            "items": _COST,
+            "minItems": TOP_STEP + 1,
+            "maxItems": TOP_STEP + 1,
+        },
+        "canal": {
+            "type": "object",
+            "required": list(SECTIONS),
+            "properties": {
+                section: {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["cost"],
+                        "properties": {
+                            "cost": _COST,
+                            "color": {"type": "string", "enum": list(COLORS), "nullable": True},
+                        },
+                    },
+                    "minItems": SPACES,
+                    "maxItems": SPACES,
+                }
+                for section in SECTIONS
+            },
+        },
+        "description": {"type": "string"},
+    },
+}
 
 
 def _words(values: tuple[str, ...] | list[str], **kwargs: Any) -> serializers.CharField:
@@ -78,7 +131,7 @@ def _int(**kwargs: Any) -> serializers.IntegerField:
 
 
 def _seat(**kwargs: Any) -> serializers.IntegerField:
-    return _int(**kwargs)
+    return documented(serializers.IntegerField, SEAT_SCHEMA, **NUMBER, **kwargs)
 
 
 def _color(**kwargs: Any) -> serializers.CharField:
@@ -111,11 +164,11 @@ def _with_pass(fields: dict[str, serializers.Field], **kwargs: Any) -> dict[str,
 class BrugesDiceSerializer(serializers.Serializer):
     """The five dice, 1 to 6 each (phase 2)."""
 
-    blue = _int()
-    brown = _int()
-    red = _int()
-    purple = _int()
-    yellow = _int()
+    blue = documented(serializers.IntegerField, DIE_SCHEMA, **NUMBER)
+    brown = documented(serializers.IntegerField, DIE_SCHEMA, **NUMBER)
+    red = documented(serializers.IntegerField, DIE_SCHEMA, **NUMBER)
+    purple = documented(serializers.IntegerField, DIE_SCHEMA, **NUMBER)
+    yellow = documented(serializers.IntegerField, DIE_SCHEMA, **NUMBER)
 
 
 class BrugesPenaltySerializer(serializers.Serializer):
@@ -126,29 +179,31 @@ class BrugesPenaltySerializer(serializers.Serializer):
     color = _color()
     house = _int(**_optional())
     section = _words(SECTIONS, max_length=WORD_MAX_LENGTH, **_optional())
-    person = serializers.CharField(max_length=ID_MAX_LENGTH, **_optional())
+    person = serializers.CharField(min_length=1, max_length=ID_MAX_LENGTH, **_optional())
 
 
+# A count of a gain: any integer a stored document holds (the engine says which it takes).
+_COUNT: dict[str, Any] = {"type": "integer", "minimum": INT_MIN, "maximum": INT_MAX}
 GAIN_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "What the effect gives (rules B6, B8): counts to add (negative to take), "
     "per colour for workers and threats (returned threat tokens are negative and score 1 point "
     "each by themselves), and extra card plays in this turn.",
     "properties": {
-        "florins": {"type": "integer"},
-        "points": {"type": "integer"},
-        "prestige": {"type": "integer"},
+        "florins": _COUNT,
+        "points": _COUNT,
+        "prestige": _COUNT,
         "workers": {
             "type": "object",
-            "properties": {c: {"type": "integer"} for c in COLORS},
+            "properties": {c: _COUNT for c in COLORS},
             "additionalProperties": False,
         },
         "threats": {
             "type": "object",
-            "properties": {c: {"type": "integer"} for c in COLORS},
+            "properties": {c: _COUNT for c in COLORS},
             "additionalProperties": False,
         },
-        "plays": {"type": "integer", "minimum": 0},
+        "plays": {**_COUNT, "minimum": 0},
     },
     "additionalProperties": False,
 }
@@ -167,9 +222,11 @@ class BrugesPersonSerializer(serializers.Serializer):
     multiple of 3 from 0 to 12), group, icon, and for a `worker` person the worker colour its
     activation costs."""
 
-    id = serializers.CharField(max_length=ID_MAX_LENGTH)
+    id = serializers.CharField(min_length=1, max_length=ID_MAX_LENGTH)
     name = serializers.CharField(max_length=120, allow_blank=True)
-    price = _int()
+    price = documented(
+        serializers.IntegerField, {"type": "integer", "enum": list(PRICES)}, **NUMBER
+    )
     group = _words(GROUPS, max_length=WORD_MAX_LENGTH)
     icon = _words(ICONS, max_length=WORD_MAX_LENGTH)
     worker = _color(**_optional(help_text="Only for icon `worker`."))
@@ -179,6 +236,7 @@ PERSON_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {
             "type": "string",
+            "minLength": 1,
             "maxLength": ID_MAX_LENGTH,
             "description": "The id of a person met before in this game, back in the hand after "
             "a fire.",
@@ -188,9 +246,9 @@ PERSON_SCHEMA: dict[str, Any] = {
             "description": inspect.cleandoc(BrugesPersonSerializer.__doc__ or ""),
             "required": ["id", "name", "price", "group", "icon"],
             "properties": {
-                "id": {"type": "string", "maxLength": ID_MAX_LENGTH},
+                "id": {"type": "string", "minLength": 1, "maxLength": ID_MAX_LENGTH},
                 "name": {"type": "string", "maxLength": 120},
-                "price": {"type": "integer"},
+                "price": {"type": "integer", "enum": list(PRICES)},
                 "group": {"type": "string", "enum": list(GROUPS)},
                 "icon": {"type": "string", "enum": list(ICONS)},
                 "worker": {"type": "string", "enum": list(COLORS), "nullable": True},
@@ -236,7 +294,7 @@ class BrugesStepSerializer(serializers.Serializer):
     section = _words(SECTIONS, max_length=WORD_MAX_LENGTH, **_optional())
     house = _int(**_optional())
     person = PersonField(**_optional())
-    effect = serializers.CharField(max_length=ID_MAX_LENGTH, **_optional())
+    effect = serializers.CharField(min_length=1, max_length=ID_MAX_LENGTH, **_optional())
     seat = _seat(**_optional())
     gain = GainField(**_optional())
     penalty = BrugesPenaltySerializer(**_optional())
@@ -259,7 +317,7 @@ class BrugesUpkeepSerializer(serializers.Serializer):
     default), `prestige` (after prestige)."""
 
     seat = _seat(**_optional())
-    effect = serializers.CharField(max_length=ID_MAX_LENGTH, **_optional())
+    effect = serializers.CharField(min_length=1, max_length=ID_MAX_LENGTH, **_optional())
     gain = GainField(**_optional())
     penalty = BrugesPenaltySerializer(**_optional())
     at = _words(MOMENTS, max_length=WORD_MAX_LENGTH, **_optional())
@@ -466,7 +524,7 @@ class BrugesLaurelSerializer(serializers.Serializer):
     """The end-of-game points of one `laurel` person in play (its card says how many)."""
 
     seat = _seat()
-    person = serializers.CharField(max_length=ID_MAX_LENGTH)
+    person = serializers.CharField(min_length=1, max_length=ID_MAX_LENGTH)
     points = _int()
 
 
@@ -495,6 +553,7 @@ class BrugesFinishSerializer(FinishSerializer):
 class BrugesGameCreateSerializer(GameCreateSerializer):
     """A new Bruges game: players (2 to 4), first player, and the edition."""
 
+    player_counts = INFO.player_counts
     game_type = game_type_field(GAME_TYPE)
     edition = serializers.SlugField(
         max_length=64,

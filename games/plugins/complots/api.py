@@ -22,6 +22,7 @@ from games.api.serializers import (
     GameCreateSerializer,
     GameDetailBaseSerializer,
     LogDocumentBaseSerializer,
+    documented,
     entries_of,
     enum_string,
     game_type_field,
@@ -38,10 +39,17 @@ NAME_MAX_LENGTH = 32  # room for a mistyped name, which the engine then names
 # The characters that block something (the engine says which blocks what, K2).
 BLOCK_CHARACTERS = ("duchess", "countess", "captain", *VARIANT_NAMES)
 SEAT = {"min_value": -1000, "max_value": 1000}  # any seat: the engine says which are at the table
+# The seats the engine takes (of the largest table; another is its error), which the schema
+# states.
+SEAT_SCHEMA: dict[str, Any] = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": max(INFO.player_counts) - 1,
+}
 
 
 def _seat(**kwargs: Any) -> serializers.IntegerField:
-    return serializers.IntegerField(**SEAT, **kwargs)
+    return documented(serializers.IntegerField, SEAT_SCHEMA, **SEAT, **kwargs)
 
 
 def _character(**kwargs: Any) -> serializers.CharField:
@@ -142,6 +150,7 @@ class ComplotsFinishSerializer(FinishSerializer):
 class ComplotsGameCreateSerializer(GameCreateSerializer):
     """A new Complots game: players (2 to 8), first player, and the variant."""
 
+    player_counts = INFO.player_counts
     game_type = game_type_field(GAME_TYPE)
     variant = enum_string(
         INFO.variants,

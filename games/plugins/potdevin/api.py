@@ -7,7 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,12 +20,15 @@ from rest_framework.response import Response
 from games import services
 from games.api.plugins import GameApi
 from games.api.serializers import (
+    KEY_SCHEMA,
     EntryInputSerializer,
     FinishSerializer,
     GameCreateSerializer,
     GameDetailBaseSerializer,
     GameMetaSerializer,
     LogDocumentBaseSerializer,
+    description_field,
+    documented,
     entries_of,
     enum_string,
     errors,
@@ -31,16 +39,50 @@ from games.models import Edition, Game
 from games.plugins.potdevin import GAME_TYPE
 from potdevin_site.permissions import StaffWrites
 from scoring.engine import get_engine
+from scoring.engine.potdevin.cards import CARD_COUNT, CARD_NAMES, GUILDS, is_guild_card
+from scoring.engine.potdevin.decks import MAX_SYMBOLS_PER_CARD
+from scoring.engine.potdevin.rules import TEAM_COUNTS
 
 INFO = get_engine(GAME_TYPE).info
 CARD_MAX_LENGTH = 8  # room for a mistyped card, which the engine then names (unknown_card)
+# What the engine takes (it refuses another with its own code: unknown_card, bad_hands...):
+# a card's name, a seat of the largest table, and seats as the keys of an object ("0", ...).
+CARD_SCHEMA: dict[str, Any] = {"type": "string", "pattern": "^[APEU](1[0-3]|[1-9])$"}
+SEAT_SCHEMA: dict[str, Any] = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": max(INFO.player_counts) - 1,
+}
+SEAT_KEYS = [str(seat) for seat in range(max(INFO.player_counts))]
+# Guild names, inline (not an enum component named after a field).
+GUILD_SCHEMA: dict[str, Any] = {"type": "string", "allOf": [{"enum": list(GUILDS)}]}
+GUILD_CARDS = [CARD_NAMES[i] for i in range(CARD_COUNT) if is_guild_card(i)]
+# A deck's cards as the engine takes them (rules D1): every guild card, and no other card, to 1
+# or 2 guild symbols (another is bad_deck).
+CARDS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        card: {
+            "type": "array",
+            "items": GUILD_SCHEMA,
+            "minItems": 1,
+            "maxItems": MAX_SYMBOLS_PER_CARD,
+        }
+        for card in GUILD_CARDS
+    },
+    "required": GUILD_CARDS,
+    "additionalProperties": False,
+}
+EDITION_DATA_SCHEMA = CARDS_SCHEMA  # an edition's data is its deck's cards
 
 
 class PlaySerializer(serializers.Serializer):
     """One action: ``{"seat": 1, "card": "A7"}`` or ``{"seat": 2, "pass": true}``."""
 
-    seat = serializers.IntegerField(min_value=-1000, max_value=1000)
-    card = serializers.CharField(max_length=CARD_MAX_LENGTH, required=False)
+    seat = documented(serializers.IntegerField, SEAT_SCHEMA, min_value=-1000, max_value=1000)
+    card = documented(
+        serializers.CharField, CARD_SCHEMA, max_length=CARD_MAX_LENGTH, required=False
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -51,7 +93,12 @@ class PlaySerializer(serializers.Serializer):
 class RoundEntrySerializer(serializers.Serializer):
     """One round as the log has it."""
 
-    trump = serializers.CharField(max_length=CARD_MAX_LENGTH, help_text="The revealed card.")
+    trump = documented(
+        serializers.CharField,
+        CARD_SCHEMA,
+        max_length=CARD_MAX_LENGTH,
+        help_text="The revealed card.",
+    )
     plays = PlaySerializer(many=True, max_length=12, help_text="Actions in turn order.")
 
 
@@ -69,6 +116,18 @@ class RoundInputSerializer(EntryInputSerializer, RoundEntrySerializer):
         return {"trump": data["trump"], "plays": [dict(p) for p in data["plays"]]}
 
 
+@extend_schema_field(
+    {
+        # A key that is no seat is refused (bad_joker_placement), and so is a guild named
+        # twice (a column holds one Joker at most).
+        "type": "object",
+        "properties": {
+            seat: {"type": "array", "items": GUILD_SCHEMA, "maxItems": 6, "uniqueItems": True}
+            for seat in SEAT_KEYS
+        },
+        "additionalProperties": False,
+    }
+)
 class JokersField(serializers.DictField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(
@@ -92,7 +151,9 @@ class PotDeVinFinishSerializer(FinishSerializer):
 
 
 def _deck_field() -> serializers.SlugRelatedField:
-    return serializers.SlugRelatedField(
+    return documented(
+        serializers.SlugRelatedField,
+        KEY_SCHEMA,
         slug_field="key",
         queryset=Edition.objects.filter(game_type=GAME_TYPE),
         required=False,
@@ -101,7 +162,22 @@ def _deck_field() -> serializers.SlugRelatedField:
 
 
 def _teams_field() -> serializers.ListField:
-    return serializers.ListField(
+    # The engine takes pairs of seats: 2 teams of 4 players, 3 of 6 (bad_teams otherwise).
+    pair = {
+        "type": "array",
+        "items": SEAT_SCHEMA,
+        "minItems": 2,
+        "maxItems": 2,
+        "uniqueItems": True,
+    }
+    return documented(
+        serializers.ListField,
+        {
+            "type": "array",
+            "items": pair,
+            "minItems": min(TEAM_COUNTS.values()),
+            "maxItems": max(TEAM_COUNTS.values()),
+        },
         child=serializers.ListField(child=serializers.IntegerField(), max_length=8),
         max_length=8,
         allow_null=True,
@@ -114,16 +190,25 @@ class PotDeVinGameCreateSerializer(GameCreateSerializer):
     """A new Pot de Vin game: players, first player, teams, the deck version, and the deal if
     the table recorded it."""
 
+    player_counts = INFO.player_counts
     game_type = game_type_field(GAME_TYPE)
     deck = _deck_field()
     teams = _teams_field()
-    hands = serializers.DictField(
+    hands = documented(
+        serializers.DictField,
+        {  # a key that is no seat is refused (bad_hands)
+            "type": "object",
+            "properties": {seat: {"type": "array", "items": CARD_SCHEMA} for seat in SEAT_KEYS},
+            "additionalProperties": False,
+        },
         child=serializers.ListField(child=serializers.CharField(max_length=CARD_MAX_LENGTH)),
         allow_null=True,
         required=False,
         help_text="The deal, if recorded: seat to cards (rules D4).",
     )
-    trump_pile = serializers.ListField(
+    trump_pile = documented(
+        serializers.ListField,
+        {"type": "array", "items": CARD_SCHEMA, "maxItems": 52},
         child=serializers.CharField(max_length=CARD_MAX_LENGTH),
         max_length=52,
         allow_null=True,
@@ -160,6 +245,7 @@ class TableauSerializer(serializers.Serializer):
 class PotDeVinScorepadSerializer(GameMetaSerializer):
     """A finished Pot de Vin game known by its final tableaux only."""
 
+    player_counts = INFO.player_counts
     game_type = game_type_field(GAME_TYPE)
     deck = _deck_field()
     teams = _teams_field()
@@ -235,12 +321,15 @@ class DeckSerializer(serializers.ModelSerializer):
     """A deck version: Pot de Vin's edition, its data under the name `cards`."""
 
     game_type = game_type_field(GAME_TYPE)
-    cards = serializers.DictField(
+    cards = documented(
+        serializers.DictField,
+        CARDS_SCHEMA,
         source="data",
         child=serializers.ListField(child=serializers.CharField(max_length=16), max_length=2),
         help_text='Each guild card (values 4 to 12) to its guild symbols, e.g. {"A4": '
         '["nobles"], "A10": ["nobles", "nobles"]}.',
     )
+    description = description_field()
 
     class Meta:
         model = Edition
@@ -311,6 +400,23 @@ class DeckViewSet(
         super().update(request, *args, **kwargs)
         return Response(DeckSerializer(self.get_object()).data)
 
+
+# Read by the scorepad view, like EDITION_DATA_SCHEMA by the editions' schema.
+SCOREPAD_EXAMPLES = (
+    OpenApiExample(
+        "Pot de Vin: a game known by its final tableaux",
+        value={
+            "game_type": GAME_TYPE,
+            "players": ["Ada", "Bea", "Cy"],
+            "tableaux": [
+                {"nobles": 3, "artists": 2, "jokers": 1, "gems": 2, "cards": 5},
+                {"traders": 2, "workmen": 2, "pot_de_vin": 1, "gems": 1, "cards": 4},
+                {"knights": 3, "assassins": 1, "bonus": 1, "gems": 1, "cards": 4},
+            ],
+        },
+        request_only=True,
+    ),
+)
 
 API = GameApi(
     create=PotDeVinGameCreateSerializer,
