@@ -36,12 +36,24 @@ from games.plugins.bruges.entry import (
     refusal_words,
 )
 from games.selectors import engine_state
-from games.web import present
+from games.web import present, refusals
 from scoring.engine import LogError, get_engine
 from scoring.engine.bruges.rules import ACTIONS, COLORS
 from scoring.engine.bruges.table import Table, read_table
 
 GAME_TYPE = "bruges"
+# The words of the log's keys for the generic pages' refusals (``games.web.refusals``; the round
+# entry words its own with ``entry.refusal_words``, which also names persons and houses).
+REFUSAL_VOCABULARY = refusals.Vocabulary(
+    words={
+        "upkeep": "the automatic effects outside the turns",
+        "final": "the end of the game",
+        "laurels": "the laurel points",
+        "penalties": "the penalties",
+        "turns": "the turns",
+        "first_player": "the first player",
+    }
+)
 
 
 # --- Reads ------------------------------------------------------------------------------------
