@@ -6,7 +6,7 @@ names a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -40,6 +40,8 @@ class GameApi:
     - ``log``: the exported log document (documentation only);
     - ``scorepad``: the body of ``POST /api/games/scorepad/``, for a game that can be recorded
       by its final sheet (``info.scorepad``);
+    - ``edition_data_schema``: the JSON Schema of an edition's data, for a game with editions
+      (documentation only: the engine checks it);
     - examples for the OpenAPI document, and routes of the game's own (``(prefix, viewset,
       basename)``, registered under /api/).
     """
@@ -51,8 +53,10 @@ class GameApi:
     detail: type[GameDetailBaseSerializer]
     log: type[LogDocumentBaseSerializer]
     scorepad: type[GameMetaSerializer] | None = None
+    edition_data_schema: Mapping[str, Any] | None = None
     create_examples: tuple[OpenApiExample, ...] = ()
     entry_examples: tuple[OpenApiExample, ...] = ()
+    scorepad_examples: tuple[OpenApiExample, ...] = ()
     routes: tuple[tuple[str, Any, str], ...] = ()
 
 

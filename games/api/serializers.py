@@ -285,18 +285,17 @@ def description_field() -> serializers.CharField:
 
 class EditionDataField(serializers.JSONField):
     """An edition's printed data: any JSON here, checked by the game's engine. Documented as one
-    of the games' edition data, each as its plugin's ``api`` part states it
-    (``EDITION_DATA_SCHEMA``), read when the schema is built."""
+    of the games' edition data, each as its plugin's API states it (``GameApi``'s
+    ``edition_data_schema``), read when the schema is built."""
 
 
 class _EditionDataSchema(OpenApiSerializerFieldExtension):
     target_class = EditionDataField
 
     def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
-        shapes = [
-            getattr(plugin_for(t).part("api"), "EDITION_DATA_SCHEMA", None)
-            for t in games_with_editions()
-        ]
+        from games.api.plugins import api_for  # which builds on this module
+
+        shapes = [api_for(t).edition_data_schema for t in games_with_editions()]
         known = [shape for shape in shapes if shape is not None]
         if not known or len(known) < len(shapes):
             return {"type": "object", "additionalProperties": True}

@@ -70,11 +70,6 @@ GAME_LOG = one_of(
 )
 
 
-def _part_examples(name: str) -> list[OpenApiExample]:
-    """Examples a game's ``api`` part gives beside its ``API`` (``SCOREPAD_EXAMPLES``)."""
-    return [e for plugin in plugins().values() for e in getattr(plugin.part("api"), name, ())]
-
-
 # Games without end-of-game choices take no body: only the others' are documented.
 GAME_FINISH = one_of("GameFinish", lambda p, a: a.finish if a.finish().fields else None)
 ENTRY_INPUT = one_of("EntryInput", lambda p, a: a.entry)
@@ -504,7 +499,7 @@ class GameViewSet(
 
     @extend_schema(
         request=GAME_SCOREPAD,
-        examples=_part_examples("SCOREPAD_EXAMPLES"),
+        examples=examples(lambda a: a.scorepad_examples),
         responses={201: GAME_DETAIL, **errors(400, 401, 413, 429)},
     )
     @action(detail=False, methods=["post"])

@@ -659,6 +659,7 @@ API = GameApi(
     finish=BrugesFinishSerializer,
     detail=BrugesGameDetailSerializer,
     log=BrugesLogSerializer,
+    edition_data_schema=EDITION_DATA_SCHEMA,
     create_examples=(
         OpenApiExample(
             "Bruges: a 2-player game on the standard edition",

@@ -73,7 +73,6 @@ CARDS_SCHEMA: dict[str, Any] = {
     "required": GUILD_CARDS,
     "additionalProperties": False,
 }
-EDITION_DATA_SCHEMA = CARDS_SCHEMA  # an edition's data is its deck's cards
 
 
 class PlaySerializer(serializers.Serializer):
@@ -401,7 +400,6 @@ class DeckViewSet(
         return Response(DeckSerializer(self.get_object()).data)
 
 
-# Read by the scorepad view, like EDITION_DATA_SCHEMA by the editions' schema.
 SCOREPAD_EXAMPLES = (
     OpenApiExample(
         "Pot de Vin: a game known by its final tableaux",
@@ -426,6 +424,8 @@ API = GameApi(
     detail=PotDeVinGameDetailSerializer,
     log=PotDeVinLogSerializer,
     scorepad=PotDeVinScorepadSerializer,
+    edition_data_schema=CARDS_SCHEMA,  # an edition's data is its deck's cards
+    scorepad_examples=SCOREPAD_EXAMPLES,
     create_examples=(
         OpenApiExample(
             "Pot de Vin: a 3-player game",
