@@ -3,8 +3,8 @@
    person is hired (the worker colour only for a worker icon), the actions a card's colour cannot
    make are disabled (a threat token or a worker of that colour, a canal space of another
    colour), a person met before in this game fills in its details when its name is typed, a
-   tapped die moves on to the next one, and the round being entered is kept for the tab, so that
-   a reload can bring it back. */
+   tapped die moves on to the next one, and the round being entered (from its first effect at
+   the draw or its dice) is kept for the tab, so that a reload can bring it back. */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -19,9 +19,11 @@
   try {
     var kept = JSON.parse(sessionStorage.getItem(key) || "null");
     var now = draft && draft.value ? JSON.parse(draft.value) : null;
-    if (now && now.dice) {
+    var stage = form.getAttribute("data-stage");
+    var started = !!(now && (now.dice || now.drawn || (now.upkeep && now.upkeep.length)));
+    if (started) {
       sessionStorage.setItem(key, JSON.stringify({ number: number.value, draft: draft.value }));
-    } else if (kept && kept.number === number.value && form.getAttribute("data-stage") === "dice") {
+    } else if (kept && kept.number === number.value && (stage === "dice" || stage === "draw")) {
       var resume = document.createElement("button");
       resume.type = "submit";
       resume.name = "step";
@@ -30,8 +32,9 @@
       resume.className = "wide";
       resume.textContent = "Resume round " + kept.number + " as it was being entered";
       resume.addEventListener("click", function () { draft.value = kept.draft; });
-      var row = document.getElementById("dice-next").parentNode;
-      row.parentNode.insertBefore(resume, row.nextSibling); // after Next: Enter keeps its meaning
+      var next = document.getElementById(stage === "draw" ? "draw-next" : "dice-next");
+      var row = next ? next.parentNode : null;
+      if (row) row.parentNode.insertBefore(resume, row.nextSibling); // after Next: Enter keeps its meaning
     } else if (kept && kept.number !== number.value) {
       sessionStorage.removeItem(key);
     }

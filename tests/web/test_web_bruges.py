@@ -123,6 +123,35 @@ class Entry:
 
     # The steps of a log round.
 
+    def open(self) -> Any:
+        """The game page, as the round entry opens (on the draw step or on the dice)."""
+        self.response = self.web.get(reverse("web:game", args=[self.game.pk]))
+        assert self.response.status_code == 200
+        self.draft = ""
+        return self.response
+
+    def draw(self, round_: dict[str, Any]) -> Any:
+        """The draw step, when the page opens on it: each effect at the draw (and the penalty
+        it causes, when it asks a choice), then "Roll the dice"."""
+        if self.response is None:
+            self.open()
+        entries = [u for u in round_.get("upkeep") or [] if u.get("at") == "draw"]
+        if self.form.stage != "draw":
+            assert not entries, "an effect at the draw without the draw step"
+            return self.response
+        for entry in entries:
+            if "effect" in entry:
+                self.ok(
+                    "upkeep",
+                    u_person=f"{entry['seat']}:{self.id_of(entry['effect'])}",
+                    **gain_fields(entry.get("gain") or {}),
+                )
+            elif self.form.upkeep_question() is not None:  # else it followed by itself
+                self.ok("upkeep_penalty", t_choice=penalty_choice(entry["penalty"], self.id_of))
+        self.ok("draw")
+        assert self.form.stage == "dice", self.errors()
+        return self.response
+
     def dice(self, dice: dict[str, int]) -> Any:
         return self.ok("dice", **{f"dice_{c}": v for c, v in dice.items()})
 
@@ -132,6 +161,8 @@ class Entry:
     def phase2(self, round_: dict[str, Any]) -> Any:
         fields = phase2_fields(round_, self.id_of)
         for entry in round_.get("upkeep") or []:
+            if entry.get("at") == "draw":
+                continue  # entered before the dice (``draw``)
             if "effect" in entry:
                 self.ok(
                     "upkeep",
@@ -182,6 +213,7 @@ class Entry:
         return self.response if closed else self.ok("turn")
 
     def round(self, round_: dict[str, Any], persons: dict[str, dict[str, Any]]) -> Any:
+        self.draw(round_)
         self.dice(round_["dice"])
         self.phase2(round_)
         for turn in round_["turns"]:
@@ -937,6 +969,14 @@ def test_simulated_games_entered_step_by_step_score_like_the_engine(
     for number, log_round in enumerate(log["rounds"], start=1):
         entry = Entry(web, game)
         entry.ids = ids
+        # The page opens on the draw step only when the engine's replay of the rounds before
+        # has an automatic (infinity) person in play.
+        entry.open()
+        before = ENGINE.replay({**log, "rounds": log["rounds"][: number - 1], "final": None})
+        automatic = any(
+            p["icon"] == "infinity" and p["status"] == "in_play" for p in before["persons"]
+        )
+        assert entry.form.stage == ("draw" if automatic else "dice"), number
         response = entry.round(log_round, persons)
         assert response.status_code == 302, (number, entry.errors())
     game.refresh_from_db()
@@ -1015,39 +1055,113 @@ def draw_effects_log() -> dict[str, Any]:
     return example_log([round1, round2, round3], final=False)
 
 
-def test_automatic_effects_at_the_draw_come_before_the_dice_penalties(
+def test_the_draw_step_comes_before_the_dice_only_with_an_automatic_person(
     web: Client, user: Any
 ) -> None:
     log = draw_effects_log()
-    game = played(user, log, upto=2)
-    round3 = log["rounds"][2]
+    round1, round2, round3 = log["rounds"]
+    game = make_game(user)
+    # Round 1: no person in play, the page opens on the dice.
     entry = Entry(web, game)
-    entry.dice(round3["dice"])
-    # Without an effect at the draw, the purple die brings both to 3 purple tokens.
-    assert 'id="pen-0-purple"' in entry.html and 'id="pen-1-purple"' in entry.html
-    # Bea's Maestro returns a purple token at the draw: her penalty is gone, nothing asked.
-    entry.ok("upkeep", u_person="1:p1", u_at="draw", g_t_purple=-1)
-    assert 'id="pen-1-purple"' not in entry.html and 'id="pen-0-purple"' in entry.html
-    # Ada's Vescovo gives her a third red token at the draw: the fire is asked once, as the
-    # effect's penalty (which house), not among the dice's penalties.
-    entry.ok("upkeep", u_person="0:p2", u_at="draw", g_t_red=1)
+    entry.open()
+    assert entry.form.stage == "dice" and 'id="f-draw"' not in entry.html
+    assert radios(entry.html, "dice_blue") == ["1", "2", "3", "4", "5", "6"]
+    entry.round(round1, {})
+    # Round 2: both hired an infinity person: the draw step comes first, the dice after it.
+    entry = Entry(web, game)
+    entry.open()
+    assert entry.form.stage == "draw" and 'id="f-draw"' in entry.html
+    assert radios(entry.html, "dice_blue") == [] and 'id="draw-none"' in entry.html
+    assert "No effect at the draw: roll the dice" in entry.html
+    persons = html_lib.unescape(entry.html.split('id="id_u_person"')[1].split("</select>")[0])
+    assert "Ada's Vescovo (0 florins, ∞, clergy" in persons
+    assert "Bea's Maestro (0 florins, ∞, artists" in persons
+    entry.ok("draw")
+    assert "No effect at the draw: now the dice." in entry.html
+    assert radios(entry.html, "dice_blue") == ["1", "2", "3", "4", "5", "6"]
+    # Take back the last step: back to the draw step, then on again.
+    assert 'id="undo-step"' in entry.html
+    entry.ok("undo")
+    assert entry.form.stage == "draw" and "Back to the effects at the draw." in entry.html
+    entry.ok("draw")
+    entry.dice(round2["dice"])
+    entry.phase2(round2)
+    for turn in round2["turns"]:
+        entry.turn(turn, {})
+    entry.confirm()
+    entry = Entry(web, game)
+    entry.open()
+    assert entry.form.stage == "draw"
+    # Bea's Maestro returns a purple token at the draw; Ada's Vescovo gives her a third red one
+    # (a fire at the draw): asked once, as the effect's penalty (which house).
+    entry.ok("upkeep", u_person="1:p1", g_t_purple=-1)
+    assert "Effect at the draw added." in entry.html
+    assert "Bea's Maestro: returns 1 purple threat" in html_lib.unescape(
+        entry.html.split('id="draw-list"')[1].split("</ul>")[0]
+    )
+    entry.ok("upkeep", u_person="0:p2", g_t_red=1)
     assert radios(entry.html, "t_choice") == ["house:0", "house:1"]
-    assert 'id="pen-0-red"' not in entry.html
+    assert 'id="draw-next"' not in entry.html  # the penalty first
     assert "Vescovo (0 florins, ∞, clergy), who goes back to the hand" in (
         html_lib.unescape(entry.html)
     )
+    entry.post("draw")
+    assert entry.response.status_code == 400
+    assert error_of(entry.html, "t_choice") == "First say what the penalty takes."
     entry.ok("upkeep_penalty", t_choice="house:1")
-    assert radios(entry.html, "t_choice") == [] and 'id="pen-0-red"' not in entry.html
-    # Another seat's effect after the dice can still be added.
-    assert 'id="id_u_person"' in entry.html
+    assert radios(entry.html, "t_choice") == [] and "Roll the dice" in entry.html
+    assert len(entry.html.split('id="draw-list"')[1].split("</ul>")[0].split("<li>")) == 4
+    # Taken back and entered again: the penalty is asked again.
+    entry.ok("undo")
+    assert "The last effect at the draw was taken back." in entry.html
+    assert radios(entry.html, "t_choice") == ["house:0", "house:1"]
+    entry.ok("upkeep_penalty", t_choice="house:1")
+    entry.ok("draw")
+    entry.dice(round3["dice"])
+    # The purple die brings Ada to 3 purple tokens; Bea returned one at the draw: no penalty.
+    assert 'id="pen-0-purple"' in entry.html and 'id="pen-1-purple"' not in entry.html
+    assert 'id="pen-0-red"' not in entry.html  # the fire was the effect's
+    assert 'id="draw-line"' in entry.html
+    # After the dice, "At the draw" is no longer offered (and refused if sent).
+    assert radios(entry.html, "u_at") == ["dice", "prestige"]
+    entry.post("upkeep", u_person="1:p1", u_at="draw", g_florins=1)
+    assert entry.response.status_code == 400
+    assert "comes before the dice" in error_of(entry.html, "u_at")
     entry.ok("upkeep", u_person="1:p1", u_at="dice", g_florins=1)
-    entry.ok("phase2")
+    # Take back across the steps: the effect after the dice, the dice, the draw step.
+    entry.ok("undo")
+    assert entry.form.stage == "phase2" and len(entry.form.current.upkeep) == 3
+    entry.ok("undo")
+    assert entry.form.stage == "dice" and 'id="dice_red-3" value="3" checked' in entry.html
+    entry.ok("undo")
+    assert entry.form.stage == "draw" and len(entry.form.current.upkeep) == 3
+    entry.ok("draw")
+    entry.dice(round3["dice"])
+    entry.phase2(round3)
     assert entry.form.current.penalties == [{"seat": 0, "color": "purple"}]
     for turn in round3["turns"]:
         entry.turn(turn, {})
+    assert "At the draw: Bea" in html_lib.unescape(entry.html)  # the review
     entry.confirm()
     game.refresh_from_db()
     assert game.result == ENGINE.replay(log)
+    # The round stored is the log's, in the rules' order; in the engine's replay Bea suffers
+    # no purple penalty (her effect at the draw took it away), Ada suffers hers and the fire.
+    assert Round.objects.get(game=game, number=3).data["upkeep"] == round3["upkeep"]
+    replayed = ENGINE.replay(log)["rounds"][2]["penalties"]
+    assert sorted(map(tuple, replayed)) == [(0, "purple"), (0, "red")]
+    assert sorted(map(tuple, game.result["rounds"][2]["penalties"])) == [
+        (0, "purple"),
+        (0, "red"),
+    ]
+
+
+def test_an_arrow_person_in_play_opens_the_round_on_the_dice(web: Client, user: Any) -> None:
+    game = played(user, threatened_log())  # Ada's Alchimista (an arrow) is in play
+    entry = Entry(web, game)
+    entry.open()
+    assert entry.form.stage == "dice" and 'id="f-draw"' not in entry.html
+    assert 'id="undo-step"' not in entry.html
 
 
 def test_a_refused_effect_names_the_person_just_hired(web: Client, user: Any) -> None:

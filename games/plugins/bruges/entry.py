@@ -1,14 +1,18 @@
 """Bruges's round entry: the paper scorepad replaced by plain HTML forms, in steps, fit for a
 phone without JavaScript.
 
+0. The automatic effects at the draw (rules: the draw comes before the dice), asked first only
+   when some seat has an automatic (infinity) person in play at the start of the round
+   (otherwise the entry opens on the dice): the effects entered so far, one more to add (whose,
+   what it gave; a penalty it causes is asked once, as the effect's), and "Roll the dice" to go
+   on. The dice's penalties are then read after them.
 1. The five dice.
 2. The threat tokens everyone got and the penalties they trigger: only the choices that are
    needed are asked (brown: which person; red: which house or canal section; nothing when the
    player has nothing to lose or a single thing); the prestige cost and who can pay it (tick who
-   climbs); the automatic effects of infinity persons outside the turns (upkeep), if any, each
-   read at its moment (rules: at the draw, before the dice; after the dice; after prestige):
-   an effect at the draw changes the dice's penalties, which are read again after it, and a
-   penalty an effect causes is asked once, as the effect's, at the effect's moment.
+   climbs); the automatic effects of infinity persons after the dice or after prestige
+   (upkeep), if any, each read at its moment; a penalty an effect causes is asked once, as the
+   effect's, at the effect's moment.
 3. Each turn in order (4 per player, clockwise from the round's first player): the card and
    one of the actions the seat can afford, a person's details when one is hired (persons met in
    this game are remembered by name), an effect entered from the person who caused it, and a
@@ -71,7 +75,8 @@ MAX_GAIN = 99
 # Steps of the form (the value of the button pressed).
 CHANGE = "change"  # from the review: the last turn back in the form, every step kept
 RESUME = "resume"  # a draft kept by the script brought back after a reload
-DICE, PHASE2, UPKEEP, UPKEEP_PENALTY, TURN, MORE, PENALTY, PASS, UNDO, RESTART, SAVE = (
+DRAW, DICE, PHASE2, UPKEEP, UPKEEP_PENALTY, TURN, MORE, PENALTY, PASS, UNDO, RESTART, SAVE = (
+    "draw",
     "dice",
     "phase2",
     "upkeep",
@@ -86,6 +91,7 @@ DICE, PHASE2, UPKEEP, UPKEEP_PENALTY, TURN, MORE, PENALTY, PASS, UNDO, RESTART, 
 )
 BUTTONS = (
     RESUME,
+    DRAW,
     DICE,
     PHASE2,
     UPKEEP,
@@ -118,13 +124,15 @@ class DraftError(ValueError):
 
 @dataclass
 class Draft:
-    """A round as far as it is entered: what the log's round holds, plus ``phase2`` (the
-    penalties and prestige confirmed) and ``open`` (the steps of the turn being entered)."""
+    """A round as far as it is entered: what the log's round holds, plus ``drawn`` (the
+    effects at the draw confirmed), ``phase2`` (the penalties and prestige confirmed) and
+    ``open`` (the steps of the turn being entered)."""
 
     dice: dict[str, int] | None = None
     penalties: list[dict[str, Any]] = field(default_factory=list)
     prestige: list[int] = field(default_factory=list)
     upkeep: list[dict[str, Any]] = field(default_factory=list)
+    drawn: bool = False
     phase2: bool = False
     turns: list[dict[str, Any]] = field(default_factory=list)
     open: list[dict[str, Any]] = field(default_factory=list)
@@ -166,6 +174,7 @@ class Draft:
             penalties=data.get("penalties", []),
             prestige=data.get("prestige", []),
             upkeep=data.get("upkeep", []),
+            drawn=bool(data.get("drawn")),
             phase2=bool(data.get("phase2")),
             turns=data.get("turns", []),
             open=data.get("open", []),
@@ -176,6 +185,8 @@ class Draft:
         for key in ("penalties", "prestige", "upkeep", "turns", "open"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
+        if self.drawn:
+            data["drawn"] = True
         if self.phase2:
             data["phase2"] = True
         return json.dumps(data, separators=(",", ":"))
@@ -205,9 +216,15 @@ class Draft:
             out["turns"] = [*self.turns, {"seat": seat_of_open, "steps": list(self.open)}]
         return out
 
-    def stage(self, total: int) -> str:
+    def draw_entries(self) -> list[dict[str, Any]]:
+        """The automatic effects at the draw (and the penalties they caused)."""
+        return [u for u in self.upkeep if _moment(u) == "draw"]
+
+    def stage(self, total: int, draw: bool = False) -> str:
+        """The step the entry is at (``draw``: the round has a draw step, some seat having an
+        automatic person in play at its start)."""
         if self.dice is None:
-            return DICE
+            return DRAW if draw and not self.drawn else DICE
         if not self.phase2:
             return PHASE2
         if len(self.turns) < total:
@@ -225,19 +242,23 @@ class Draft:
                 return "The last turn was taken back."
             self.open = list(last["steps"])[:-1]
             return "The last step of the last turn was taken back."
-        if self.upkeep and self.phase2:
-            self.phase2 = False
-            return "Back to the penalties and prestige."
-        if self.upkeep:
-            self.upkeep.pop()
-            return "The last automatic effect was taken back."
         if self.phase2:
             self.phase2 = False
             return "Back to the penalties and prestige."
+        later = [k for k, u in enumerate(self.upkeep) if _moment(u) != "draw"]
+        if self.dice is not None and later:
+            self.upkeep.pop(later[-1])
+            return "The last automatic effect was taken back."
         if self.dice is not None:
             self.dice = None
             self.penalties, self.prestige = [], []
             return "Back to the dice."
+        if self.drawn:
+            self.drawn = False
+            return "Back to the effects at the draw."
+        if self.upkeep:
+            self.upkeep.pop()
+            return "The last effect at the draw was taken back."
         return "Nothing to take back."
 
 
@@ -272,9 +293,14 @@ class Reading:
 
 
 def read_draft(state: State, draft: Draft, total: int) -> Reading:
-    if draft.dice is None:  # nothing entered: the table as the last round left it
-        waiting = LogError("bad_dice", "the dice are not entered yet")
-        return Reading(RoundProgress(state, waiting), read_table(state), None)
+    if draft.dice is None:
+        draw = draft.draw_entries()
+        if not draw:  # nothing entered: the table as the last round left it
+            waiting = LogError("bad_dice", "the dice are not entered yet")
+            return Reading(RoundProgress(state, waiting), read_table(state), None)
+        # The effects at the draw: the dice not rolled yet, dice that give nothing stand in.
+        progress = round_progress(state, {"dice": QUIET_DICE, "upkeep": draw, "turns": []})
+        return Reading(progress, read_table(progress.state), _refusal(progress.error, draft, total))
     first = state.current_first
     n = state.players
     seat_of_open = (first + len(draft.turns)) % n
@@ -478,6 +504,10 @@ class RoundForm(forms.Form):
         self.table = table
         self.names = table.names
         self.total = table.view.turns
+        # The draw step: some seat has an automatic person in play at the start of the round.
+        self.draw_step = any(
+            p.status == "in_play" and p.icon == "infinity" for p in table.view.persons
+        )
         for c in COLORS:
             self.fields[f"dice_{c}"] = forms.TypedChoiceField(
                 choices=[(str(v), str(v)) for v in DIE_VALUES],
@@ -522,7 +552,7 @@ class RoundForm(forms.Form):
 
     @property
     def stage(self) -> str:
-        return self.current.stage(self.total)
+        return self.current.stage(self.total, draw=self.draw_step)
 
     @property
     def turn_index(self) -> int:
@@ -610,6 +640,8 @@ class RoundForm(forms.Form):
         step = self.data.get("step") or ""
         if step not in BUTTONS:
             step = {DICE: DICE, PHASE2: PHASE2, TURN: TURN, SAVE: SAVE}.get(self.stage, TURN)
+            if self.stage == DRAW:  # Enter in the draw step: the effect typed, or go on
+                step = UPKEEP if (self.data.get("u_person") or "").strip() else DRAW
         if step == UNDO:
             draft = self.current.copy()
             dice = dict(draft.dice or {})
@@ -628,7 +660,8 @@ class RoundForm(forms.Form):
             self._commit(self.current.copy())
             return data
         if step == RESTART:
-            self.notice = f"Round {self.table.number} starts again from the dice."
+            start = "the effects at the draw" if self.draw_step else "the dice"
+            self.notice = f"Round {self.table.number} starts again from {start}."
             self._commit(Draft())
             return data
         if self.reading.refusal is not None and step not in (SAVE,):
@@ -636,6 +669,7 @@ class RoundForm(forms.Form):
             self.engine_error(self.reading.refusal)
             return data
         handler = {
+            DRAW: self._step_draw,
             DICE: self._step_dice,
             PHASE2: self._step_phase2,
             UPKEEP: self._step_upkeep,
@@ -650,9 +684,36 @@ class RoundForm(forms.Form):
         handler(step)
         return data
 
+    def _step_draw(self, step: str) -> None:
+        """The effects at the draw are all entered: on to the dice."""
+        if self.stage != DRAW:
+            self.add_error(None, "The effects at the draw are entered already.")
+            return
+        if self.upkeep_question() is not None:
+            self.add_error("t_choice", "First say what the penalty takes.")
+            return
+        if (self.cleaned_data.get("u_person") or "").strip():
+            self.add_error(
+                "u_person",
+                "This effect is not added yet: tap Add this effect, or choose — to leave it out.",
+            )
+            return
+        draft = self.current.copy()
+        draft.drawn = True
+        self._commit(draft)
+        count = len([u for u in draft.draw_entries() if "effect" in u])
+        self.notice = (
+            f"{words.plural(count, 'effect')} at the draw entered: now the dice."
+            if count
+            else "No effect at the draw: now the dice."
+        )
+
     def _step_dice(self, step: str) -> None:
-        if self.stage not in (DICE, PHASE2):
+        if self.stage not in (DRAW, DICE, PHASE2):
             self.add_error(None, "The dice of this round are entered already.")
+            return
+        if self.stage == DRAW and self.upkeep_question() is not None:
+            self.add_error("t_choice", "First say what the penalty takes.")
             return
         dice = {}
         for c in COLORS:
@@ -663,7 +724,7 @@ class RoundForm(forms.Form):
                 dice[c] = value
         if self.errors:
             return
-        draft = Draft(dice=dice, upkeep=list(self.current.upkeep))
+        draft = Draft(dice=dice, upkeep=list(self.current.upkeep), drawn=self.draw_step)
         reading = self._reading_of(draft)
         if reading.refusal is not None:
             self.engine_error(reading.refusal)
@@ -842,10 +903,12 @@ class RoundForm(forms.Form):
         self.notice = "Penalties and prestige entered: now the turns."
 
     def _step_upkeep(self, step: str) -> None:
-        """An infinity person's effect outside the turns (at the draw, after the dice or after
-        prestige); the penalties and prestige typed so far are kept."""
-        if self.current.dice is None:
-            self.add_error(None, "Enter the dice first.")
+        """An infinity person's effect outside the turns: at the draw in the draw step (before
+        the dice), after the dice or after prestige with the penalties and prestige (what was
+        typed there is kept)."""
+        stage = self.stage
+        if stage not in (DRAW, PHASE2):
+            self.add_error(None, "No automatic effect can be entered now.")
             return
         if self.upkeep_question() is not None:
             self.add_error("t_choice", "First say what the penalty takes.")
@@ -854,7 +917,13 @@ class RoundForm(forms.Form):
         if not pid or owner is None:
             self.add_error("u_person", "Whose effect was it? Choose the person.")
             return
-        at = self.cleaned_data.get("u_at") or "dice"
+        at = "draw" if stage == DRAW else self.cleaned_data.get("u_at") or "dice"
+        if at == "draw" and stage != DRAW:
+            self.add_error(
+                "u_at",
+                "An effect at the draw comes before the dice: take back the steps to the draw.",
+            )
+            return
         entry = {"seat": owner, "effect": pid, "gain": self._gain(), "at": at}
         draft = self.current.copy()
         draft.upkeep = [*draft.upkeep, entry]
@@ -914,14 +983,14 @@ class RoundForm(forms.Form):
             ]
         keep = [f for f in self.fields if f.startswith(("pen_", "climb_", "fire_first_"))]
         self._commit(draft, keep=keep)
-        self.notice = "Automatic effect added."
+        self.notice = "Effect at the draw added." if at == "draw" else "Automatic effect added."
 
     def upkeep_question(self) -> dict[str, Any] | None:
         """A penalty an automatic effect triggered and that is not entered yet, at the first
         moment of the round where one is missing."""
-        if self.stage != PHASE2 or not self.current.upkeep:
+        if self.stage not in (DRAW, PHASE2) or not self.current.upkeep:
             return None
-        for moment in AT_NAMES:
+        for moment in AT_NAMES if self.stage == PHASE2 else ("draw",):
             pending = self._upkeep_pending(self.current, moment)
             if pending is None:
                 continue

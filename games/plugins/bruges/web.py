@@ -25,6 +25,7 @@ from games.models import Edition, Game, Player, Seat
 from games.plugins.bruges import edition_pages, sheet, words
 from games.plugins.bruges.entry import (
     DICE,
+    DRAW,
     MORE,
     PASS,
     PHASE2,
@@ -211,6 +212,7 @@ def round_context(form: RoundForm) -> dict[str, Any]:
         "round_number": table.number,
         "first_name": names[table.view.first_player],
         "draft_json": draft.dump(),
+        "draft_started": bool(draft.upkeep or draft.drawn or draft.dice is not None),
         "notice": form.notice,
         "turns_total": form.total,
         "entered_turns": [
@@ -224,10 +226,14 @@ def round_context(form: RoundForm) -> dict[str, Any]:
             if isinstance(t, dict)
         ],
     }
+    context["draw_words"] = upkeep_words(form, person_name, ("draw",))
     if draft.dice is not None:
         context["dice_words"] = [
             {"color": c, "value": draft.dice.get(c), "label": words.COLOR_LABELS[c]} for c in COLORS
         ]
+    if stage == DRAW:
+        context.update(_draw_context(form, view))
+        return context
     if stage == DICE:
         context["dice_rows"] = [
             {
@@ -285,6 +291,50 @@ def review_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
     }
 
 
+def upkeep_words(form: RoundForm, person_name: Any, moments: Sequence[str]) -> list[str]:
+    """The automatic effects of ``moments`` entered so far, in words, each followed by the
+    penalty it caused."""
+    names = form.names
+    out = []
+    for u in form.current.upkeep:
+        if not isinstance(u, dict) or (u.get("at") or "dice") not in moments:
+            continue
+        if isinstance(u.get("penalty"), dict):
+            out.append(words.penalty_words(u["penalty"], names, person_name))
+        elif "effect" in u:
+            who = names[u["seat"]] if isinstance(u.get("seat"), int) else "?"
+            when = "" if tuple(moments) == ("draw",) else f", {words.AT_LABELS.get(u.get('at'))}"
+            out.append(
+                f"{who}'s {person_name(str(u.get('effect')))}{when}: "
+                f"{words.gain_words(u.get('gain'))}"
+            )
+    return out
+
+
+def _upkeep_question(form: RoundForm) -> dict[str, Any] | None:
+    question = form.upkeep_question()
+    if question is None:
+        return None
+    return {
+        **question,
+        "choices": [_choice(form, "t_choice", v, label) for v, label in question["options"]],
+    }
+
+
+def _draw_context(form: RoundForm, view: Table) -> dict[str, Any]:
+    """The draw step: the automatic effects at the draw, before the dice are rolled."""
+    names = form.names
+    return {
+        "upkeep_question": _upkeep_question(form),
+        "draw_persons": [
+            (f"{p.seat}:{p.id}", f"{names[p.seat]}'s {person_label(view, p.id)}")
+            for p in view.persons
+            if p.status == "in_play" and p.icon == "infinity"
+        ],
+        "gain_fields": _gain_fields(form),
+    }
+
+
 def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
     questions = form.phase2_questions()
     names = form.names
@@ -302,12 +352,7 @@ def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
             }
         )
     threats = questions["threats"]
-    question = form.upkeep_question()
-    if question is not None:
-        question = {
-            **question,
-            "choices": [_choice(form, "t_choice", v, label) for v, label in question["options"]],
-        }
+    question = _upkeep_question(form)
     upkeep_persons = [
         (f"{p.seat}:{p.id}", f"{names[p.seat]}'s {person_label(questions['view'], p.id)}")
         for p in questions["view"].persons
@@ -326,24 +371,9 @@ def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
         "prestige_cost": questions["cost"],
         "climbers": [{**c, "field_obj": form[c["field"]]} for c in questions["climbers"]],
         "upkeep_persons": upkeep_persons,
-        "upkeep_entries": [
-            {
-                "words": f"{names[u['seat']] if isinstance(u.get('seat'), int) else '?'}'s "
-                f"{person_name(str(u.get('effect')))}, {words.AT_LABELS.get(u.get('at'), '')}: "
-                f"{words.gain_words(u.get('gain'))}"
-            }
-            for u in form.current.upkeep
-            if isinstance(u, dict) and "effect" in u
-        ]
-        + [
-            {"words": words.penalty_words(u["penalty"] or {}, names, person_name)}
-            for u in form.current.upkeep
-            if isinstance(u, dict) and isinstance(u.get("penalty"), dict)
-        ],
+        "upkeep_entries": upkeep_words(form, person_name, ("dice", "prestige")),
         "gain_fields": _gain_fields(form),
-        "at_choices": [
-            _choice(form, "u_at", a, words.AT_LABELS[a]) for a in ("draw", "dice", "prestige")
-        ],
+        "at_choices": [_choice(form, "u_at", a, words.AT_LABELS[a]) for a in ("dice", "prestige")],
     }
 
 
@@ -730,7 +760,9 @@ def game_page(
         if stage == TURN:
             current = entry_form.turn_seat
         draft = entry_form.current
-        if draft.dice is None:
+        if draft.dice is None and draft.draw_entries():
+            table_title = f"Round {entry_form.table.number} after the effects at the draw"
+        elif draft.dice is None:
             table_title = f"The table before round {table.number if table else ''}"
         elif draft.turns or draft.open:
             table_title = f"Round {entry_form.table.number} after turn {len(draft.turns)}"
