@@ -6,25 +6,7 @@
    way the turn is shown in words for review before it is saved. */
 (function () {
   "use strict";
-  // The review before saving (the page's own step, the same with or without this script):
-  // the "Save" button is focused, so one tap or Enter saves, and a second tap sends nothing.
-  var review = document.getElementById("entry-review");
-  if (review) {
-    var save = document.getElementById("review-save");
-    // After the page's own scroll to #entry, which would take the focus back to the page.
-    var focusSave = function () {
-      review.scrollIntoView({ block: "start" });
-      if (save) save.focus({ preventScroll: true });
-    };
-    if (document.readyState === "complete") focusSave();
-    else window.addEventListener("load", function () { window.setTimeout(focusSave, 0); });
-    review.addEventListener("submit", function () {
-      window.setTimeout(function () {
-        review.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-      }, 0);
-    });
-    return;
-  }
+  if (document.getElementById("entry-review")) return; // the review's own script: review.js
   var form = document.getElementById("turn-entry");
   if (!form || !document.getElementById("save-turn")) return;
   var MAX_LOSSES = 3;

@@ -460,6 +460,7 @@ def test_same_name_persons_an_effect_before_its_card_and_the_review(
         review
     ), review
     assert Round.objects.filter(game=game).count() == 1
+    page.wait_for_function("document.activeElement.id === 'review-save'")  # one tap saves
     shoot(page, "bruges-review")
     # Change: the last turn comes back with what was entered, nothing lost.
     with page.expect_navigation():

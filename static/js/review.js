@@ -1,0 +1,21 @@
+/* The review before saving an entry (the page's own step, the same with or without this script,
+   for every game): the "Save" button is focused, so one tap or Enter saves, and a second tap
+   sends nothing. */
+(function () {
+  "use strict";
+  var review = document.getElementById("entry-review");
+  if (!review) return;
+  var save = document.getElementById("review-save");
+  // After the page's own scroll to #entry, which would take the focus back to the page.
+  var focusSave = function () {
+    review.scrollIntoView({ block: "start" });
+    if (save) save.focus({ preventScroll: true });
+  };
+  if (document.readyState === "complete") focusSave();
+  else window.addEventListener("load", function () { window.setTimeout(focusSave, 0); });
+  review.addEventListener("submit", function () {
+    window.setTimeout(function () {
+      review.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    }, 0);
+  });
+})();
