@@ -50,8 +50,7 @@ class JsonRefused(RecordError):
     """A stored value the gate refuses; ``path`` says where in the document it is."""
 
     def __init__(self, code: str, message: str, *, path: str, index: int | None = None) -> None:
-        where = f" at {path}" if path else ""
-        super().__init__(code, f"{message}{where}", index=index)
+        super().__init__(code, f"{path}: {message}" if path else message, index=index)
         self.path = path
 
     def as_dict(self) -> dict[str, Any]:

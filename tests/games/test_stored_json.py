@@ -77,7 +77,7 @@ def test_the_error_body_names_the_path() -> None:
     body = JsonRefused("too_long", "text is long", path="notes").as_dict()
     assert body == {
         "code": "too_long",
-        "message": "text is long at notes",
+        "message": "notes: text is long",
         "round": None,
         "seat": None,
         "path": "notes",
