@@ -46,6 +46,7 @@ from typing import Any
 
 from django import forms
 
+from games import stored_json
 from games.errors import RecordError
 from games.plugins.bruges import words
 from scoring.engine import LogError
@@ -143,13 +144,16 @@ class Draft:
         it holds is the engine's to judge)."""
         if not text:
             return cls()
+        garbled = DraftError("the round being entered was garbled")
         try:
             data = json.loads(text)
-        except ValueError as exc:
-            raise DraftError("the round being entered was garbled") from exc
+            # What no page wrote: text no store or page takes (NUL, a lone surrogate), numbers
+            # past 64 bits, nesting or lengths far past a round's.
+            stored_json.check(data)
+        except (ValueError, RecursionError, RecordError) as exc:
+            raise garbled from exc
         if not isinstance(data, dict):
-            raise DraftError("the round being entered was garbled")
-        garbled = DraftError("the round being entered was garbled")
+            raise garbled
         lists = ("penalties", "prestige", "upkeep", "turns", "open")
         if any(not isinstance(data.get(k, []), list) for k in lists):
             raise garbled
@@ -1302,7 +1306,7 @@ class RoundForm(forms.Form):
         if not last.get("pass"):
             draft.open = list(last.get("steps") or [])
         self._commit(draft)
-        name = self.names[last["seat"]] if isinstance(last.get("seat"), int) else ""
+        name = words.seat_name(last.get("seat"), self.names)
         self.notice = (
             f"Turn {len(draft.turns) + 1} ({name}) is open again with what was entered: add to "
             "it, take back its last step, or save it again."

@@ -218,7 +218,7 @@ def round_context(form: RoundForm) -> dict[str, Any]:
         "entered_turns": [
             {
                 "number": k + 1,
-                "name": names[t["seat"]] if isinstance(t.get("seat"), int) else "?",
+                "name": words.seat_name(t.get("seat"), names),
                 "words": words.turn_words(t, names, person_name),
                 "error": form.turn_errors.get(k + 1, ""),
             }
@@ -270,7 +270,7 @@ def review_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
         if isinstance(u.get("penalty"), dict):
             by_at[at].append(words.penalty_words(u["penalty"], names, person_name))
         elif "effect" in u:
-            who = names[u["seat"]] if isinstance(u.get("seat"), int) else "?"
+            who = words.seat_name(u.get("seat"), names)
             by_at[at].append(
                 f"{who}'s {person_name(str(u.get('effect')))}: {words.gain_words(u.get('gain'))}"
             )
@@ -302,7 +302,7 @@ def upkeep_words(form: RoundForm, person_name: Any, moments: Sequence[str]) -> l
         if isinstance(u.get("penalty"), dict):
             out.append(words.penalty_words(u["penalty"], names, person_name))
         elif "effect" in u:
-            who = names[u["seat"]] if isinstance(u.get("seat"), int) else "?"
+            who = words.seat_name(u.get("seat"), names)
             when = "" if tuple(moments) == ("draw",) else f", {words.AT_LABELS.get(u.get('at'))}"
             out.append(
                 f"{who}'s {person_name(str(u.get('effect')))}{when}: "

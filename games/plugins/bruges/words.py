@@ -71,12 +71,18 @@ def gain_words(gain: Mapping[str, Any] | None) -> str:
     return ", ".join(parts) or "nothing"
 
 
+def seat_name(seat: Any, names: Sequence[str]) -> str:
+    """The player of ``seat`` in a round being entered, or "?" for a seat no player has (a
+    draft the engine is still to refuse)."""
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
 def penalty_words(
     penalty: Mapping[str, Any], names: Sequence[str], person_name: Callable[[str], str]
 ) -> str:
     """ "Ada: fire, loses house 2" and the like."""
     seat = penalty.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+    who = seat_name(seat, names)
     color = str(penalty.get("color"))
     head = f"{who}: {color} penalty"
     if penalty.get("house") is not None:
