@@ -72,21 +72,22 @@ def _only_group(names: Sequence[str]) -> Callable[[re.Match[str]], str]:
 
 def words_of(message: str, names: Sequence[str], vocabulary: Vocabulary = PLAIN) -> str:
     """``message`` with every seat number turned into its player's name and every code into
-    words; nothing else changed."""
-    text = NO_SUCH_SEAT.sub(
-        lambda m: m.group(0) if int(m.group(1)) < len(names) else "no such player", message
-    )
-    text = SEAT_NUMBER.sub(lambda m: player_name(int(m.group(1)), names) or "", text)
-    for phrase in vocabulary.seat_phrases:
-        text = phrase.sub(_only_group(names), text)
+    words; nothing else changed. The codes first: a name put in ("jean_luc") is not a code."""
     words = vocabulary.words
 
     def code(match: re.Match[str]) -> str:
         key = match.group(1) if match.groups() else match.group(0)
         return words.get(key, key.replace("_", " "))
 
-    text = QUOTED_CODE.sub(code, text)
-    return BARE_CODE.sub(code, text)
+    text = QUOTED_CODE.sub(code, message)
+    text = BARE_CODE.sub(code, text)
+    text = NO_SUCH_SEAT.sub(
+        lambda m: m.group(0) if int(m.group(1)) < len(names) else "no such player", text
+    )
+    text = SEAT_NUMBER.sub(lambda m: player_name(int(m.group(1)), names) or "", text)
+    for phrase in vocabulary.seat_phrases:
+        text = phrase.sub(_only_group(names), text)
+    return text
 
 
 def sentence(
@@ -100,8 +101,8 @@ def sentence(
     who = names[exc.seat] if exc.seat is not None and 0 <= exc.seat < len(names) else None
     if who is not None and not text.startswith(who):
         text = f"{who}: {text}"
-    if text and text[0].islower():
-        text = text[0].upper() + text[1:]
+    if text and text[0].islower() and not any(text.startswith(name) for name in names if name):
+        text = text[0].upper() + text[1:]  # a player's name is written as it is
     if text and text[-1] not in ".!?":
         text += "."
     return text

@@ -1181,3 +1181,24 @@ def test_a_refused_effect_names_the_person_just_hired(web: Client, user: Any) ->
     assert error_of(entry.html, "gain") == (
         "Ada: arrow person Cocchiere acts only in the step right after its hire (round 1, turn 3)."
     )
+
+
+def test_a_refusal_keeps_a_name_with_an_apostrophe_and_names_the_person(
+    web: Client, user: Any
+) -> None:
+    """A player's name is put in the engine's words once: its apostrophe is not read as the
+    quotes around a person's id (which would cut the name and leave the id on the page)."""
+    entry = Entry(web, make_game(user, ("O'Brien", "Bea")))
+    entry.dice(EXAMPLE_ROUND["dice"])
+    entry.ok("phase2")
+    entry.ok("turn", card="red", action="house")  # O'Brien's only red worker
+    entry.ok("turn", card="red", action="workers")
+    entry.ok(
+        "more", card="blue", action="person:0", p_name="Cocchiere", p_price=3,
+        p_group="craftsmen", p_icon="worker", p_worker="red",
+    )  # fmt: skip
+    entry.post("turn", e_person="p1", g_florins=1)
+    assert entry.response.status_code == 400
+    assert error_of(entry.html, "gain") == (
+        "O'Brien has no red worker to activate Cocchiere (round 1, turn 3)."
+    )

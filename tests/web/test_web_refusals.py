@@ -109,6 +109,25 @@ def test_pot_de_vin_refusals_name_the_player_first_in_words(
     assert not CODES.search(shown), shown
 
 
+@pytest.mark.parametrize(
+    ("turn", "words"),
+    [
+        (COMPLOTS_CASES[0][0],
+         "jean_luc was caught bluffing the inquisitor: it cannot turn one up."),
+        (COMPLOTS_CASES[2][0],
+         "jean_luc: the target is a live player other than the actor, not jean_luc."),
+        (COMPLOTS_CASES[1][0],
+         "mary_ann: foreign aid claims no character and cannot be challenged."),
+    ],
+)  # fmt: skip
+def test_a_players_name_is_written_as_it_is(turn: dict[str, Any], words: str) -> None:
+    """A name put in the sentence is not read as an engine code afterwards (its underscores
+    kept) nor capitalised: only the engine's own words are."""
+    names = ["jean_luc", "mary_ann", "Cy"]
+    exc = complots_refusal(turn)
+    assert refusals.sentence(exc, names, refusals.for_game("complots")) == words
+
+
 def test_a_seat_not_at_the_table_is_named_as_such_and_no_number_is_left() -> None:
     exc = LogError("unknown_seat", "there is no seat 7 at this table", round=2, seat=7)
     assert refusals.sentence(exc, NAMES) == "There is no such player at this table."

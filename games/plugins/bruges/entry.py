@@ -1395,6 +1395,11 @@ class RoundForm(forms.Form):
         return None
 
 
+# In an engine's refusal: a seat, a house (0-based), a quoted person id or key (not the
+# apostrophe of "a turn's").
+REFUSAL_PARTS = re.compile(r"\bseat (\d+)|\bhouse (\d+)\b|(?<!\w)'([^']*)'(?!\w)")
+
+
 def refusal_words(
     exc: LogError, names: Sequence[str], persons: Mapping[str, str] | None = None
 ) -> str:
@@ -1403,22 +1408,24 @@ def refusal_words(
     (round 2, turn 5)."). The code and the 0-based seats are the API's (``exc`` keeps them)."""
     persons = persons or {}
 
-    def seat_name(match: re.Match[str]) -> str:
-        k = int(match.group(1))
-        return names[k] if 0 <= k < len(names) else f"player {k + 1}"
+    def words_of(match: re.Match[str]) -> str:
+        seat, house, quoted = match.groups()
+        if seat is not None:
+            k = int(seat)
+            return names[k] if 0 <= k < len(names) else f"player {k + 1}"
+        if house is not None:
+            return f"house {int(house) + 1}"
+        return persons.get(quoted, quoted)
 
-    def person(match: re.Match[str]) -> str:
-        return persons.get(match.group(1), match.group(1))
-
-    text = exc.message
-    text = re.sub(r"\bseat (\d+)", seat_name, text)
-    text = re.sub(r"\bhouse (\d+)\b", lambda m: f"house {int(m.group(1)) + 1}", text)
-    text = re.sub(r"'([^']*)'", person, text)
-    text = text.replace(" suffer its ", " suffer the ").replace(" section 'left'", " left section")
+    text = exc.message.replace(" suffer its ", " suffer the ")
+    # One pass over the engine's own words: a name put in (a player's "O'Brien", a person's
+    # "in house 2") is not read again.
+    text = REFUSAL_PARTS.sub(words_of, text)
     who = names[exc.seat] if exc.seat is not None and 0 <= exc.seat < len(names) else None
     if who is not None and not text.startswith(who):
         text = f"{who}: {text}"
-    text = text[:1].upper() + text[1:]
+    if not any(text.startswith(name) for name in names if name):
+        text = text[:1].upper() + text[1:]  # a player's name is written as it is
     where = []
     if exc.round is not None:
         where.append(f"round {exc.round}")
