@@ -313,8 +313,10 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         if not form.ready():
             return _render_game(request, game, entry_form=form)
+        if _stale(game, form, table.number):  # the review's "Save" too: its number is taken
+            return _render_game(request, _game(pk), entry_form=form, status=400)
         if request.POST.get("review") != "save":
-            review = _review(web, game, form, names, table.number)
+            review = _review(web, game, form, names)
             if review is not None:
                 return _render_game(request, game, entry_form=form, review=review)
             return _render_game(request, _game(pk), entry_form=form, status=400)
@@ -330,22 +332,27 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_game(request, _game(pk), entry_form=form, status=400)
 
 
-def _review(
-    web: Any, game: Game, form: Any, names: list[str], expected: int
-) -> dict[str, Any] | None:
+def _stale(game: Game, form: Any, expected: int) -> bool:
+    """Whether the entry is not the next one (a page left open while another phone saved an
+    entry); the refusal is then on the form."""
+    number = form.cleaned_data["number"]
+    if number == expected:
+        return False
+    entry_name = _plugin(game.game_type).engine.info.entry_name
+    stored = f"{expected - 1} {entry_name}{'' if expected == 2 else 's'}"
+    form.add_error(
+        None,
+        f"{entry_name.capitalize()} {number} cannot be entered: the game has {stored}, "
+        f"so the next is {expected}.",
+    )
+    return True
+
+
+def _review(web: Any, game: Game, form: Any, names: list[str]) -> dict[str, Any] | None:
     """The entry in words before it is saved, with the posted fields to send again; None when
-    the engine refuses it, or it is not the next entry (the refusal is then on the form)."""
+    the engine refuses it (the refusal is then on the form)."""
     entry = form.entry_data()
     number = form.cleaned_data["number"]
-    if number != expected:  # a page left open while another phone saved an entry
-        entry_name = _plugin(game.game_type).engine.info.entry_name
-        stored = f"{expected - 1} {entry_name}{'' if expected == 2 else 's'}"
-        form.add_error(
-            None,
-            f"{entry_name.capitalize()} {number} cannot be entered: the game has {stored}, "
-            f"so the next is {expected}.",
-        )
-        return None
     try:
         result = present.entry_preview(game, entry)
     except LogError as exc:

@@ -308,6 +308,10 @@ def test_a_review_left_open_while_another_turn_was_saved_is_not_saved(
     assert append(web, game, {**fields, "review": "save"}).status_code == 302
     again = append(web, game, {**fields, "review": "save"})  # the same review, sent twice
     assert again.status_code == 400 and game.rounds.count() == 1
+    # Refused in the players' words: a turn, not a round of the log.
+    assert "Turn 1 cannot be entered: the game has 1 turn, so the next is 2." in (
+        again.content.decode()
+    )
     # The entry of a page left open is not even reviewed: it says which turn comes next.
     stale = append(web, game, turn_post({"actor": 0, "action": "income"}, 1, review=""))
     assert stale.status_code == 400 and 'id="entry-review"' not in stale.content.decode()
@@ -482,7 +486,9 @@ def test_a_stale_turn_number_is_refused(web: Client, user: Any) -> None:
     assert append(web, game, turn_post({"actor": 0, "action": "income"}, 1)).status_code == 302
     response = append(web, game, turn_post({"actor": 0, "action": "income"}, 1))
     assert response.status_code == 400
-    assert "cannot be appended" in response.content.decode()
+    html = response.content.decode()
+    assert "Turn 1 cannot be entered: the game has 1 turn, so the next is 2." in html
+    assert "cannot be appended" not in html and "1 rounds" not in html
     assert game.rounds.count() == 1
 
 

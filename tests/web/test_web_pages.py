@@ -393,7 +393,9 @@ def test_a_stale_round_number_is_refused(web: Client, user: Any, standard_deck: 
     web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
     response = web.post(reverse("web:round-append", args=[game.pk]), ROUND_1)
     assert response.status_code == 400
-    assert "Round 1 cannot be appended" in response.content.decode()
+    assert "Round 1 cannot be entered: the game has 1 round, so the next is 2." in (
+        response.content.decode()
+    )
 
 
 def test_undo_the_last_round(web: Client, user: Any, standard_deck: Edition) -> None:
