@@ -688,6 +688,19 @@ def test_a_round_saved_meanwhile_starts_the_entry_again(web: Client, user: Any) 
     assert entry.form.stage == "dice"
 
 
+def test_a_round_taken_back_meanwhile_says_so(web: Client, user: Any) -> None:
+    game = played(user, example_log([EXAMPLE_ROUND]), upto=1)
+    entry = Entry(web, game)  # round 2
+    entry.dice(QUIET_ROUND["dice"])
+    services.round_undo(game=game)
+    entry.post("phase2")
+    assert entry.response.status_code == 400
+    assert (
+        "Round 1 was taken back meanwhile (from another phone?): this is round 1, start it again."
+    ) in html_lib.unescape(entry.html)
+    assert entry.form.stage == "dice" and not Round.objects.filter(game=game).exists()
+
+
 # --- Finishing ---------------------------------------------------------------------------------
 
 

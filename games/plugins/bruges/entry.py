@@ -633,11 +633,15 @@ class RoundForm(forms.Form):
             self.add_error(None, f"{exc}: start the round again.")
             self._commit(Draft())
             return data
-        if data.get("number") != self.table.number:
+        number, expected = data.get("number"), self.table.number
+        if number != expected:
+            if isinstance(number, int) and number > expected:  # a round undone on another phone
+                said = f"Round {number - 1} was taken back meanwhile"
+            else:
+                said = f"Round {expected - 1} was saved meanwhile"
             self.add_error(
                 None,
-                f"Round {self.table.number - 1} was saved meanwhile (from another phone?): this "
-                f"is round {self.table.number}, start it again.",
+                f"{said} (from another phone?): this is round {expected}, start it again.",
             )
             self._commit(Draft())
             return data
