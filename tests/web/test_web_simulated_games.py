@@ -25,6 +25,7 @@ from games.models import Game, Round
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
+from tests.web.test_web_complots import turn_post
 
 pytestmark = pytest.mark.django_db
 
@@ -110,20 +111,10 @@ def enter_turn(web: Client, game: Game, turn: dict[str, Any], number: int) -> No
         data["target"] = str(turn["target"])
     page = web.post(url, {**data, "step": "details"}).content.decode()
     if 'id="entry-review"' not in page:
-        challenge = turn.get("challenge")
-        if challenge:
-            data["challenge_by"] = str(challenge["by"])
-            data["challenge_truthful"] = "yes" if challenge["truthful"] else "no"
-        block = turn.get("block")
-        if block:
-            data["block_by"] = str(block["by"])
-            data["block_as"] = block["as"]
-            inner = block.get("challenge")
-            if inner:
-                data["block_challenge_by"] = str(inner["by"])
-                data["block_challenge_truthful"] = "yes" if inner["truthful"] else "no"
-        if turn.get("forced_swap"):
-            data["forced_swap"] = "on"
+        # The challenge and block answers as the form takes them; the loss rows left empty.
+        answers = turn_post(turn, number, step="save", review="")
+        data = {k: v for k, v in answers.items() if not k.startswith("loss_")}
+        del data["step"], data["review"]
         response = web.post(url, {**data, "step": "save"})
         page = response.content.decode()
         losses = turn.get("losses") or []
