@@ -1,9 +1,63 @@
-"""Errors, and the checks of a log header, shared by every game engine."""
+"""Errors, and the checks of a log header, shared by every game engine.
+
+An engine's refusal is said in English, and kept as its template and parameters too
+(``said``), so that the service can say it in the reader's language without the engine knowing
+of languages: the English template is the key of its translations, and a parameter that is a
+seat (``Seat``) or a log code (``Code``) is worded by whoever shows the message (a page names
+the player; the API keeps the code as it is, a contract in every language).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+
+class Seat:
+    """A seat in a refusal: "seat 2" in the engine's English."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def __str__(self) -> str:
+        return f"seat {self.number}"
+
+
+class Code:
+    """A log code or key in a refusal (an action, a character, a field): quoted in the
+    engine's English ("'foreign_aid'") unless ``quoted`` is False ("the inquisitor")."""
+
+    __slots__ = ("value", "quoted")
+
+    def __init__(self, value: str, quoted: bool = True) -> None:
+        self.value = value
+        self.quoted = quoted
+
+    def __str__(self) -> str:
+        return f"'{self.value}'" if self.quoted else self.value
+
+
+class Said:
+    """A refusal's words: an English ``template`` (``str.format`` fields, braces doubled) and
+    its ``params``. ``str()`` is the English message."""
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str, params: dict[str, Any]) -> None:
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.template.format(**self.params)
+
+
+def said(template: str, /, **params: Any) -> Said:
+    """A refusal's message, kept translatable: ``said("{seat} has {coins} coins", seat=Seat(2),
+    coins=7)`` reads "seat 2 has 7 coins". The template is what translations are keyed on
+    (the service's message catalogues extract every ``said`` call's first argument)."""
+    return Said(template, params)
 
 
 class LogError(ValueError):
@@ -19,12 +73,18 @@ class LogError(ValueError):
     def __init__(
         self,
         code: str,
-        message: str,
+        message: str | Said,
         *,
         round: int | None = None,
         seat: int | None = None,
         turn: int | None = None,
     ) -> None:
+        if isinstance(message, Said):
+            self.template, self.params = message.template, message.params
+            message = str(message)
+        else:
+            # A message not written with said(): its own template, with nothing to fill in.
+            self.template, self.params = message.replace("{", "{{").replace("}", "}}"), {}
         super().__init__(message)
         self.code = code
         self.message = message
