@@ -192,3 +192,17 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} entry {self.number}"
+
+
+class UserSettings(models.Model):
+    """A user's own settings: the language of the pages (blank: the browser's)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    # One of settings.LANGUAGES, checked by the form (no choices here: a language added later
+    # needs no migration).
+    language = models.CharField(max_length=8, blank=True)
+
+    def __str__(self) -> str:
+        return f"settings of user {self.user_id}"

@@ -17,6 +17,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler
 
 from games.errors import Forbidden, GameConflict, RecordError
+from games.i18n import engine_message
 from potdevin_site.error_bodies import body, internal_error, logger, out_of_range, unavailable
 from scoring.engine import LogError
 from scoring.jobs import CannotResume, QueueUnavailable
@@ -45,7 +46,9 @@ def _server_side(exc: Exception) -> Response | None:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, LogError):
-        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        refused = exc.as_dict()
+        refused["message"] = engine_message(exc)  # in the reader's language; codes as they are
+        return Response(refused, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RecordError):
         code = (
             status.HTTP_409_CONFLICT

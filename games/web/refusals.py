@@ -15,9 +15,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext, gettext_lazy
+
 from games.errors import RecordError
+from games.i18n import engine_message
 from games.plugins import UnknownGameType, plugin_for
 from scoring.engine import LogError
+from scoring.engine.errors import Code, Seat
 
 # "seat 2", "seats 1": every engine speaks of a player this way.
 SEAT_NUMBER = re.compile(r"\bseats? (\d+)\b")
@@ -27,7 +31,9 @@ NO_SUCH_SEAT = re.compile(r"\bno seat (\d+)\b")
 QUOTED_CODE = re.compile(r"'([a-z][a-z0-9_]*)'")
 # A code left bare in the text: foreign_aid, pot_de_vin.
 BARE_CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
-UNKNOWN_PLAYER = "a player not at this table"
+# A str.format field of a translated refusal's template: never read as a code.
+FORMAT_FIELD = re.compile(r"(\{[^{}]*\})")
+UNKNOWN_PLAYER = gettext_lazy("a player not at this table")
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,35 @@ def for_game(game_type: str) -> Vocabulary:
 def player_name(seat: int | None, names: Sequence[str]) -> str | None:
     if seat is None:
         return None
-    return names[seat] if 0 <= seat < len(names) else UNKNOWN_PLAYER
+    return names[seat] if 0 <= seat < len(names) else str(UNKNOWN_PLAYER)
+
+
+def _code_words(text: str, vocabulary: Vocabulary) -> str:
+    """Codes left in a text (quoted or bare) in the game's words."""
+    words = vocabulary.words
+
+    def code(match: re.Match[str]) -> str:
+        key = match.group(1) if match.groups() else match.group(0)
+        return str(words.get(key, key.replace("_", " ")))
+
+    return BARE_CODE.sub(code, QUOTED_CODE.sub(code, text))
+
+
+def _said(exc: LogError, names: Sequence[str], vocabulary: Vocabulary) -> str:
+    """An engine refusal written with its template (``said``): translated, its seats as the
+    players' names, its codes (those it holds and those its words quote) in the game's words."""
+
+    def seat(value: Seat) -> str:
+        return player_name(value.number, names) or ""
+
+    def code(value: Code) -> str:
+        return str(vocabulary.words.get(value.value, value.value.replace("_", " ")))
+
+    def worded(template: str) -> str:
+        parts = FORMAT_FIELD.split(template)
+        return "".join(p if i % 2 else _code_words(p, vocabulary) for i, p in enumerate(parts))
+
+    return engine_message(exc, seat=seat, code=code, template_words=worded)
 
 
 def _only_group(names: Sequence[str]) -> Callable[[re.Match[str]], str]:
@@ -77,12 +111,17 @@ def words_of(message: str, names: Sequence[str], vocabulary: Vocabulary = PLAIN)
 
     def code(match: re.Match[str]) -> str:
         key = match.group(1) if match.groups() else match.group(0)
-        return words.get(key, key.replace("_", " "))
+        return str(words.get(key, key.replace("_", " ")))
 
     text = QUOTED_CODE.sub(code, message)
     text = BARE_CODE.sub(code, text)
+    return _seat_words(text, names, vocabulary)
+
+
+def _seat_words(text: str, names: Sequence[str], vocabulary: Vocabulary) -> str:
     text = NO_SUCH_SEAT.sub(
-        lambda m: m.group(0) if int(m.group(1)) < len(names) else "no such player", text
+        lambda m: m.group(0) if int(m.group(1)) < len(names) else gettext("no such player"),
+        text,
     )
     text = SEAT_NUMBER.sub(lambda m: player_name(int(m.group(1)), names) or "", text)
     for phrase in vocabulary.seat_phrases:
@@ -97,7 +136,13 @@ def sentence(
 ) -> str:
     """The refusal as a page says it: the player it is about first, by name (when it names
     one), then the engine's reason in words, as a sentence. No code, no seat number."""
-    text = words_of(exc.message, names, vocabulary).strip()
+    if isinstance(exc, LogError):
+        text = _said(exc, names, vocabulary)
+        if not exc.params:  # written without said(): its seats are only in its words
+            text = _seat_words(text, names, vocabulary)
+        text = text.strip()
+    else:
+        text = words_of(exc.message, names, vocabulary).strip()
     who = names[exc.seat] if exc.seat is not None and 0 <= exc.seat < len(names) else None
     if who is not None and not text.startswith(who):
         text = f"{who}: {text}"

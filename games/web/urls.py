@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games.plugins import plugins
-from games.web import views
+from games.web import account, views
 
 app_name = "web"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("accounts/login/", views.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.home, name="home"),
+    path("language/", account.set_language, name="language"),
+    path("account/", account.account, name="account"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/new/<slug:game_type>/", views.game_new, name="game-new-of"),
     path("games/scorepad/", views.scorepad_new, name="scorepad-new"),

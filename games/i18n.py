@@ -1,0 +1,58 @@
+"""An engine's refusal in the reader's language. The engines say their refusals in English and
+keep each one's template and parameters (``scoring.engine.errors.said``); the English template
+is the message catalogues' key, so the active language's translation is found with gettext and
+filled with the parameters, worded by whoever shows the message:
+
+- the API keeps codes as they are (contracts in every language) and writes a seat as
+  "seat 2" in the reader's language;
+- the pages name the player and put codes in words (``games.web.refusals``).
+
+A translation whose placeholders do not fit its template (a broken catalogue) falls back to the
+English message rather than failing the request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext, pgettext
+
+from scoring.engine import LogError
+from scoring.engine.errors import Code, Seat
+
+
+def seat_in_words(seat: Seat) -> str:
+    return pgettext("a seat at the table", "seat %(number)s") % {"number": seat.number}
+
+
+def code_as_is(code: Code) -> str:
+    return str(code)
+
+
+def engine_message(
+    exc: LogError,
+    *,
+    seat: Callable[[Seat], str] = seat_in_words,
+    code: Callable[[Code], str] = code_as_is,
+    template_words: Callable[[str], str] = str,
+) -> str:
+    """``exc``'s message in the active language, its seats and codes worded by ``seat`` and
+    ``code``; ``template_words`` may reword the translated template's own text first."""
+    template = getattr(exc, "template", None)
+    params: dict[str, Any] = getattr(exc, "params", None) or {}
+    if not template:
+        return exc.message
+    filled = {
+        key: seat(value)
+        if isinstance(value, Seat)
+        else code(value)
+        if isinstance(value, Code)
+        else value
+        for key, value in params.items()
+    }
+    translated = gettext(template)
+    try:
+        return template_words(translated).format(**filled)
+    except (KeyError, IndexError, ValueError):
+        return template_words(template).format(**filled)

@@ -1,0 +1,80 @@
+"""Which language a request is answered in: one place for every page and the API.
+
+- The API (``/api/``): the request's ``Accept-Language`` only, English without it. Codes, field
+  names and log formats never change; only the human ``message`` texts follow the header.
+- The pages: the signed-in user's language setting, else the language chosen with the switcher
+  (a cookie, so it works before signing in), else the browser's ``Accept-Language``, else
+  English.
+
+Every answer says its language (``Content-Language``) and that it varies with the header and
+the cookie, for caches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import trans_real
+
+API_PREFIX = "/api/"
+
+
+def supported(code: str | None) -> str | None:
+    """``code`` as one of the site's languages ("pt-BR" and "pt" are pt-br), or None."""
+    if not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def from_header(request: HttpRequest) -> str | None:
+    """The first language of ``Accept-Language`` the site speaks, by the client's weights."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    for code, _weight in trans_real.parse_accept_lang_header(header):
+        if code == "*":
+            break
+        found = supported(code)
+        if found:
+            return found
+    return None
+
+
+def user_language(request: HttpRequest) -> str | None:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    from games.models import UserSettings  # the app's model, loaded after settings
+
+    language = UserSettings.objects.filter(user=user).values_list("language", flat=True).first()
+    return supported(language)
+
+
+def for_request(request: HttpRequest) -> str:
+    if request.path.startswith(API_PREFIX):
+        return from_header(request) or settings.LANGUAGE_CODE
+    return (
+        user_language(request)
+        or supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+        or from_header(request)
+        or settings.LANGUAGE_CODE
+    )
+
+
+class LanguageMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        language = for_request(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        response = self.get_response(request)
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        response.headers.setdefault("Content-Language", language)
+        return response
