@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.errors import RecordError
 from games.models import Game, Player
@@ -37,6 +40,9 @@ from scoring.engine.complots.rules import (
     COUP_COST,
     FORCED_COUP_COINS,
     TARGETED,
+    TIEBREAK_COINS,
+    TIEBREAK_LOSS_ORDER,
+    TIEBREAK_SHARED,
     VARIANT_CARDS,
     VARIANT_CODES,
     VARIANT_NAMES,
@@ -45,27 +51,87 @@ from scoring.engine.complots.rules import (
 GAME_TYPE = "complots"
 MAX_LOSSES = 3  # the claim's challenge, the block's challenge, the coup or assassination
 
+# The characters as the Italian rulebook names them (Duchessa, Assassino, …).
 CHARACTER_LABELS = {
-    "duchess": "Duchess",
-    "assassin": "Assassin",
-    "countess": "Countess",
-    "captain": "Captain",
-    "ambassador": "Ambassador",
-    "inquisitor": "Inquisitor",
+    "duchess": pgettext_lazy("complots character", "Duchess"),
+    "assassin": pgettext_lazy("complots character", "Assassin"),
+    "countess": pgettext_lazy("complots character", "Countess"),
+    "captain": pgettext_lazy("complots character", "Captain"),
+    "ambassador": pgettext_lazy("complots character", "Ambassador"),
+    "inquisitor": pgettext_lazy("complots character", "Inquisitor"),
 }
 ACTION_LABELS = {
-    "income": ("Income", "+1 coin"),
-    "foreign_aid": ("Foreign aid", "+2 coins; the duchess blocks it"),
-    "coup": ("Coup", f"pay {COUP_COST}: the target loses an influence"),
-    "duchess": ("Duchess", "+3 coins"),
-    "assassin": ("Assassin", f"pay {ASSASSIN_COST}: the target loses an influence"),
-    "captain": ("Captain", "takes 2 coins from the target"),
-    "exchange": ("Exchange", "swaps cards with the Court"),
-    "inquire": ("Inquisitor", "looks at a card of the target"),
+    "income": (gettext_lazy("Income"), gettext_lazy("+1 coin")),
+    "foreign_aid": (gettext_lazy("Foreign aid"), gettext_lazy("+2 coins; the duchess blocks it")),
+    "coup": (
+        gettext_lazy("Coup"),
+        # Translators: the cost is a number of coins (7).
+        format_lazy(gettext_lazy("pay {cost}: the target loses an influence"), cost=COUP_COST),
+    ),
+    "duchess": (CHARACTER_LABELS["duchess"], gettext_lazy("+3 coins")),
+    "assassin": (
+        CHARACTER_LABELS["assassin"],
+        format_lazy(gettext_lazy("pay {cost}: the target loses an influence"), cost=ASSASSIN_COST),
+    ),
+    "captain": (CHARACTER_LABELS["captain"], gettext_lazy("takes 2 coins from the target")),
+    "exchange": (gettext_lazy("Exchange"), gettext_lazy("swaps cards with the Court")),
+    "inquire": (CHARACTER_LABELS["inquisitor"], gettext_lazy("looks at a card of the target")),
+}
+# The exchange is claimed by the variant's fifth character.
+EXCHANGE_LABELS = {
+    "ambassador": gettext_lazy("Ambassador: exchange"),
+    "inquisitor": gettext_lazy("Inquisitor: exchange"),
 }
 VARIANT_LABELS = {
-    "ambassador": "Ambassador (the base game)",
-    "inquisitor": "Inquisitor (instead of the Ambassador)",
+    "ambassador": gettext_lazy("Ambassador (the base game)"),
+    "inquisitor": gettext_lazy("Inquisitor (instead of the Ambassador)"),
+}
+# The statistics' labels (scoring/engine/complots/info.py), for the pages.
+STAT_LABELS = {
+    "coins_gained": gettext_lazy("Coins gained"),
+    "coins_lost_to_captains": gettext_lazy("Coins lost to captains"),
+    "claims_made": gettext_lazy("Claims made"),
+    "bluffs_caught": gettext_lazy("Bluffs caught"),
+    "challenges_made": gettext_lazy("Challenges made"),
+    "challenges_won": gettext_lazy("Challenges won"),
+    "blocks_made": gettext_lazy("Blocks made"),
+    "blocks_standing": gettext_lazy("Blocks standing"),
+    "influences_taken": gettext_lazy("Influences taken"),
+    "players_eliminated": gettext_lazy("Players eliminated"),
+}
+# Sentences naming a character, one per character: the article and the agreement depend on it.
+# The characters an action claims (the Countess only blocks).
+CLAIM_NOTES = {
+    # Translators: on the turn entry, after the action: "(claims the Duchess)".
+    "duchess": gettext_lazy("claims the Duchess"),
+    "assassin": gettext_lazy("claims the Assassin"),
+    "captain": gettext_lazy("claims the Captain"),
+    "ambassador": gettext_lazy("claims the Ambassador"),
+    "inquisitor": gettext_lazy("claims the Inquisitor"),
+}
+CHALLENGE_QUESTIONS = {
+    "duchess": gettext_lazy("Who challenged the Duchess?"),
+    "assassin": gettext_lazy("Who challenged the Assassin?"),
+    "captain": gettext_lazy("Who challenged the Captain?"),
+    "ambassador": gettext_lazy("Who challenged the Ambassador?"),
+    "inquisitor": gettext_lazy("Who challenged the Inquisitor?"),
+}
+CLAIM_SHOWN = {
+    # Translators: the answer to "was the claim true?"; %(name)s is the player who acted.
+    "duchess": gettext_lazy("True: %(name)s showed the Duchess"),
+    "assassin": gettext_lazy("True: %(name)s showed the Assassin"),
+    "captain": gettext_lazy("True: %(name)s showed the Captain"),
+    "ambassador": gettext_lazy("True: %(name)s showed the Ambassador"),
+    "inquisitor": gettext_lazy("True: %(name)s showed the Inquisitor"),
+}
+# A card turned face up, in the turn's words ("Ada turned up Duchess.").
+LOSS_WORDS = {
+    "duchess": gettext_lazy("%(name)s turned up Duchess."),
+    "assassin": gettext_lazy("%(name)s turned up Assassin."),
+    "countess": gettext_lazy("%(name)s turned up Countess."),
+    "captain": gettext_lazy("%(name)s turned up Captain."),
+    "ambassador": gettext_lazy("%(name)s turned up Ambassador."),
+    "inquisitor": gettext_lazy("%(name)s turned up Inquisitor."),
 }
 YES, NO = "yes", "no"
 # The engine's codes and log keys in the players' words, for its refusals on the pages.
@@ -134,10 +200,14 @@ def allowed_actions(coins: int, variant: str) -> list[str]:
 
 
 def action_label(action: str, variant: str) -> str:
-    name, _ = ACTION_LABELS[action]
     if action == "exchange":
-        return f"{CHARACTER_LABELS[variant]}: exchange"
-    return name
+        return str(EXCHANGE_LABELS[variant])
+    return str(ACTION_LABELS[action][0])
+
+
+def character_label(card: str) -> str:
+    """A character in words (a code not known is shown as it is)."""
+    return str(CHARACTER_LABELS.get(card, card))
 
 
 def required_losses(hidden: Sequence[int], turn: Mapping[str, Any]) -> list[int]:
@@ -243,8 +313,10 @@ class NewGameOptions(forms.Form):
         choices=[(v, VARIANT_LABELS[v]) for v in VARIANT_NAMES],
         initial=VARIANT_NAMES[0],
         widget=forms.RadioSelect,
-        label="Variant",
-        help_text="The Inquisitor also inquires: it looks at a card of another player.",
+        label=gettext_lazy("Variant"),
+        help_text=gettext_lazy(
+            "The Inquisitor also inquires: it looks at a card of another player."
+        ),
     )
 
     def check(self, players: int) -> bool:
@@ -287,7 +359,11 @@ def _seat_choices(names: Sequence[str], empty: str) -> list[tuple[str, str]]:
 
 
 def _truth_choices() -> list[tuple[str, str]]:
-    return [("", "—"), (YES, "True: the card was shown"), (NO, "False: a bluff")]
+    return [
+        ("", "—"),
+        (YES, gettext_lazy("True: the card was shown")),
+        (NO, gettext_lazy("False: a bluff")),
+    ]
 
 
 class TurnForm(forms.Form):
@@ -301,7 +377,9 @@ class TurnForm(forms.Form):
     actor = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
     action = forms.ChoiceField(choices=[(a, a) for a in ACTION_NAMES], required=False)
     target = forms.ChoiceField(required=False)
-    forced_swap = forms.BooleanField(required=False, label="The target had to swap that card")
+    forced_swap = forms.BooleanField(
+        required=False, label=gettext_lazy("The target had to swap that card")
+    )
     challenge_by = forms.ChoiceField(required=False)
     challenge_truthful = forms.ChoiceField(choices=_truth_choices(), required=False)
     block_by = forms.ChoiceField(required=False)
@@ -325,10 +403,16 @@ class TurnForm(forms.Form):
         cards = [("", "—"), *((c, CHARACTER_LABELS[c]) for c in CHARACTER_NAMES)]
         for i in range(MAX_LOSSES):
             self.fields[f"loss_{i}_seat"] = forms.ChoiceField(
-                choices=_seat_choices(names, "—"), required=False, label=f"Loss {i + 1}: who"
+                choices=_seat_choices(names, "—"),
+                required=False,
+                # Translators: the label of a loss row's player: "Loss 1: who".
+                label=_("Loss %(number)s: who") % {"number": i + 1},
             )
             self.fields[f"loss_{i}_card"] = forms.ChoiceField(
-                choices=cards, required=False, label=f"Loss {i + 1}: card"
+                choices=cards,
+                required=False,
+                # Translators: the label of a loss row's card: "Loss 1: card".
+                label=_("Loss %(number)s: card") % {"number": i + 1},
             )
 
     # The values as typed, for the page and the turn.
@@ -359,9 +443,9 @@ class TurnForm(forms.Form):
             self.stage = STEP_ACTION
             return data
         if not action:
-            self.add_error("action", f"Choose {actor_name}'s action.")
+            self.add_error("action", _("Choose %(name)s's action.") % {"name": actor_name})
         elif is_targeted(action) and self._int("target") is None:
-            self.add_error("target", f"Choose whom {actor_name} targets.")
+            self.add_error("target", _("Choose whom %(name)s targets.") % {"name": actor_name})
         if self.errors:
             self.stage = STEP_ACTION
             return data
@@ -376,21 +460,23 @@ class TurnForm(forms.Form):
 
     def _check_details(self, action: str) -> None:
         if self._int("challenge_by") is not None and self._truth("challenge_truthful") is None:
-            self.add_error("challenge_truthful", "Was the claim true? Choose one.")
+            self.add_error("challenge_truthful", _("Was the claim true? Choose one."))
         if self._int("block_by") is not None:
             if not self.cleaned_data.get("block_as"):
                 allowed = block_characters(action, self.table.variant) if action else []
                 if len(allowed) == 1:
                     self.cleaned_data["block_as"] = allowed[0]
                 else:
-                    self.add_error("block_as", "As which character did they block?")
+                    self.add_error("block_as", _("As which character did they block?"))
             if (
                 self._int("block_challenge_by") is not None
                 and self._truth("block_challenge_truthful") is None
             ):
-                self.add_error("block_challenge_truthful", "Was the block true? Choose one.")
+                self.add_error("block_challenge_truthful", _("Was the block true? Choose one."))
         elif self._int("block_challenge_by") is not None:
-            self.add_error("block_challenge_by", "No one blocked: there is no block to challenge.")
+            self.add_error(
+                "block_challenge_by", _("No one blocked: there is no block to challenge.")
+            )
 
     def _build_turn(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -435,9 +521,12 @@ class TurnForm(forms.Form):
             rows = []  # a seat chosen without a card, where no loss is due, means nothing
         for i, seat, card in rows:
             if card and seat is None:
-                self.add_error(f"loss_{i}_seat", "Whose card was it?")
+                self.add_error(f"loss_{i}_seat", _("Whose card was it?"))
             elif seat is not None and not card:
-                self.add_error(f"loss_{i}_card", f"Which card did {self.names[seat]} turn up?")
+                self.add_error(
+                    f"loss_{i}_card",
+                    _("Which card did %(name)s turn up?") % {"name": self.names[seat]},
+                )
             elif card and seat is not None:
                 self._listed.append((i, {"seat": seat, "card": card}))
 
@@ -456,7 +545,10 @@ class TurnForm(forms.Form):
             self.data[f"loss_{i}_seat"] = "" if seat is None else str(seat)
             self.data[f"loss_{i}_card"] = ""
             if seat is not None:
-                self.add_error(f"loss_{i}_card", f"Which card did {self.names[seat]} turn up?")
+                self.add_error(
+                    f"loss_{i}_card",
+                    _("Which card did %(name)s turn up?") % {"name": self.names[seat]},
+                )
 
     def ready(self) -> bool:
         return self._ready
@@ -525,11 +617,18 @@ def entry_form(game: Game, table: Table, names: list[str], data: Any = None) -> 
 
 def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
     turn = (result.get("turns") or [])[number - 1]
-    words = f"Turn {number} saved: {turn_words(turn, names, result.get('variant') or 'ambassador')}"
+    words = _("Turn %(number)s saved: %(turn)s") % {
+        "number": number,
+        "turn": turn_words(turn, names, result.get("variant") or "ambassador"),
+    }
     if result.get("complete"):
         winner = names[result["winners"][0]]
-        words += f" {winner} is the last player left."
+        words += " " + _last_left(winner)
     return words
+
+
+def _last_left(name: str) -> str:
+    return _("%(name)s is the last player left.") % {"name": name}
 
 
 def entry_review(
@@ -553,15 +652,21 @@ def entry_review(
         if old is None or (old["coins"], old["influences"]) == (p["coins"], p["influences"]):
             continue
         if not p["alive"]:
-            changed.append(f"{names[p['seat']]} is out")
+            changed.append(_("%(name)s is out") % {"name": names[p["seat"]]})
         else:
-            changed.append(f"{names[p['seat']]} {_seat_words(p)}")
-    after = "After it: " + "; ".join(changed) + "." if changed else ""
+            # Translators: one player's change in a turn's review: "Ada 4 coins, 2 influences".
+            changed.append(
+                _("%(name)s %(coins_and_influences)s")
+                % {"name": names[p["seat"]], "coins_and_influences": _seat_words(p)}
+            )
+    # Translators: the changes are separated by "; ": "After it: Ada 4 coins, 2 influences;
+    # Bea is out."
+    after = _("After it: %(changes)s.") % {"changes": "; ".join(changed)} if changed else ""
     if result.get("complete") and result.get("winners"):
-        after += f" {names[result['winners'][0]]} is the last player left."
+        after += " " + _last_left(names[result["winners"][0]])
     step = STEP_DETAILS if form.has_details(entry["action"]) else STEP_ACTION
     return {
-        "title": f"Turn {number}: check it before saving",
+        "title": _("Turn %(number)s: check it before saving") % {"number": number},
         "number": number,
         "lines": lines,
         "after": after.strip(),
@@ -572,24 +677,39 @@ def entry_review(
 def turn_words(turn: Mapping[str, Any], names: Sequence[str], variant: str) -> str:
     """A turn of the result in words: "Bea: Captain on Ada, blocked. Ada turned up Duchess"."""
     action = turn["action"]
-    text = f"{names[turn['actor']]}: {action_label(action, variant)}"
-    if turn.get("target") is not None:
-        text += f" on {names[turn['target']]}"
+    params = {"actor": names[turn["actor"]], "action": action_label(action, variant)}
     outcome = turn.get("outcome")
-    if outcome == "cancelled":
-        text += ", a bluff caught: cancelled"
+    if turn.get("target") is not None:
+        params["target"] = names[turn["target"]]
+        if outcome == "cancelled":
+            text = _("%(actor)s: %(action)s on %(target)s, a bluff caught: cancelled.")
+        elif outcome == "blocked":
+            text = _("%(actor)s: %(action)s on %(target)s, blocked.")
+        else:
+            text = _("%(actor)s: %(action)s on %(target)s.")
+    elif outcome == "cancelled":
+        text = _("%(actor)s: %(action)s, a bluff caught: cancelled.")
     elif outcome == "blocked":
-        text += ", blocked"
-    text += "."
+        text = _("%(actor)s: %(action)s, blocked.")
+    else:
+        text = _("%(actor)s: %(action)s.")
+    text %= params
     for loss in turn.get("losses") or []:
-        text += (
-            f" {names[loss['seat']]} turned up {CHARACTER_LABELS.get(loss['card'], loss['card'])}."
-        )
+        text += " " + _loss_words(names[loss["seat"]], loss["card"])
     eliminated = turn.get("eliminated") or []
     if eliminated:
         gone = present.names_joined([names[s] for s in eliminated])
-        text += f" {gone} {'is' if len(eliminated) == 1 else 'are'} out."
+        text += " " + ngettext("%(names)s is out.", "%(names)s are out.", len(eliminated)) % {
+            "names": gone
+        }
     return text
+
+
+def _loss_words(name: str, card: str) -> str:
+    if card in LOSS_WORDS:
+        return str(LOSS_WORDS[card]) % {"name": name}
+    # Translators: a card turned face up that the page does not know (never in a valid game).
+    return _("%(name)s turned up %(card)s.") % {"name": name, "card": card}
 
 
 def _choice(form: TurnForm, field: str, value: str, label: str, detail: str = "") -> dict[str, Any]:
@@ -613,7 +733,7 @@ def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, An
     variant = table.variant
     others = table.live_others(actor)
     actions = [
-        _choice(form, "action", a, action_label(a, variant), ACTION_LABELS[a][1])
+        _choice(form, "action", a, action_label(a, variant), str(ACTION_LABELS[a][1]))
         for a in allowed_actions(me["coins"], variant)
     ]
     targets = [
@@ -649,12 +769,14 @@ def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, An
             "target_name": names[target_seat]
             if target_seat is not None and target_seat < len(names)
             else "",
-            "claim": CHARACTER_LABELS[claim] if claim else None,
+            "claim": character_label(claim) if claim else None,
+            "claim_note": str(CLAIM_NOTES[claim]) if claim else "",
+            "challenge_question": str(CHALLENGE_QUESTIONS[claim]) if claim else "",
             "inquire": action == "inquire",
         }
     )
     if claim:
-        context["challengers"] = [_choice(form, "challenge_by", "", "No one")] + [
+        context["challengers"] = [_choice(form, "challenge_by", "", _("No one"))] + [
             _choice(form, "challenge_by", str(p["seat"]), names[p["seat"]]) for p in others
         ]
         context["claim_truth"] = [
@@ -662,9 +784,14 @@ def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, An
                 form,
                 "challenge_truthful",
                 YES,
-                f"True: {names[actor]} showed the {CHARACTER_LABELS[claim]}",
+                str(CLAIM_SHOWN[claim]) % {"name": names[actor]},
             ),
-            _choice(form, "challenge_truthful", NO, f"False: {names[actor]} was bluffing"),
+            _choice(
+                form,
+                "challenge_truthful",
+                NO,
+                _("False: %(name)s was bluffing") % {"name": names[actor]},
+            ),
         ]
     if is_blockable(action):
         if blocked_by_target_only(action):
@@ -672,11 +799,11 @@ def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, An
         else:
             blockers = others
         characters = block_characters(action, variant)
-        context["blockers"] = [_choice(form, "block_by", "", "No one")] + [
+        context["blockers"] = [_choice(form, "block_by", "", _("No one"))] + [
             _choice(form, "block_by", str(p["seat"]), names[p["seat"]]) for p in blockers
         ]
         context["block_characters"] = [
-            _choice(form, "block_as", c, CHARACTER_LABELS[c]) for c in characters
+            _choice(form, "block_as", c, character_label(c)) for c in characters
         ]
         if len(characters) == 1 and not form["block_as"].value():
             context["block_characters"][0]["checked"] = True
@@ -685,13 +812,13 @@ def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, An
             for p in table.players
             if p["alive"] and (len(blockers) != 1 or p["seat"] != blockers[0]["seat"])
         ]
-        context["block_challengers"] = [_choice(form, "block_challenge_by", "", "No one")] + [
+        context["block_challengers"] = [_choice(form, "block_challenge_by", "", _("No one"))] + [
             _choice(form, "block_challenge_by", str(p["seat"]), names[p["seat"]])
             for p in block_challengers
         ]
         context["block_truth"] = [
-            _choice(form, "block_challenge_truthful", YES, "True: the blocker showed the card"),
-            _choice(form, "block_challenge_truthful", NO, "False: the blocker was bluffing"),
+            _choice(form, "block_challenge_truthful", YES, _("True: the blocker showed the card")),
+            _choice(form, "block_challenge_truthful", NO, _("False: the blocker was bluffing")),
         ]
     # A coup can only take the target's influence: its row is known before anything else.
     if (
@@ -709,18 +836,36 @@ def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, An
         (str(p["seat"]), names[p["seat"]]) for p in table.players if p["alive"]
     ]
     context["loss_card_choices"] = [("", "—")] + [
-        (c, CHARACTER_LABELS[c]) for c in game_characters(variant)
+        (c, character_label(c)) for c in game_characters(variant)
     ]
     return context
 
 
+def _coins(count: int) -> str:
+    return ngettext("%(count)s coin", "%(count)s coins", count) % {"count": count}
+
+
+def _influences(count: int) -> str:
+    return ngettext("%(count)s influence", "%(count)s influences", count) % {"count": count}
+
+
 def _seat_words(player: Mapping[str, Any]) -> str:
-    coins = player["coins"]
-    influences = player["influences"]
-    return (
-        f"{coins} coin{'s' if coins != 1 else ''}, "
-        f"{influences} influence{'s' if influences != 1 else ''}"
-    )
+    # Translators: a player's coins and hidden influences: "3 coins, 2 influences".
+    return _("%(coins)s, %(influences)s") % {
+        "coins": _coins(player["coins"]),
+        "influences": _influences(player["influences"]),
+    }
+
+
+def _standing_words(player: Mapping[str, Any]) -> str:
+    """How a player stands in the ranking: "2 influences, 3 coins" or "out on turn 4"."""
+    if not player["alive"]:
+        return _("out on turn %(number)s") % {"number": player["eliminated_on_turn"]}
+    # Translators: a live player's standing in the ranking: "2 influences, 3 coins".
+    return _("%(influences)s, %(coins)s") % {
+        "influences": _influences(player["influences"]),
+        "coins": _coins(player["coins"]),
+    }
 
 
 # --- Finish: nothing to choose ------------------------------------------------------------------
@@ -739,11 +884,39 @@ def seat_rows(players: Sequence[Mapping[str, Any]], current: int | None) -> list
         {
             **p,
             "current": p["seat"] == current,
-            "face_up_labels": [CHARACTER_LABELS.get(c, c) for c in p["face_up"]],
+            "face_up_labels": [character_label(c) for c in p["face_up"]],
             "hidden_marks": range(p["influences"]),
         }
         for p in players
     ]
+
+
+# The tie-breaks of the ranking (the engine's ``tiebreak_wording``), with and without the
+# players the tie was with.
+TIEBREAK_SENTENCES = {
+    TIEBREAK_COINS: (
+        gettext_lazy("Tie-break: placed by coins among players with as many influences left."),
+        gettext_lazy(
+            "Tie-break: placed by coins among players with as many influences left "
+            "(with %(names)s)."
+        ),
+    ),
+    TIEBREAK_SHARED: (
+        gettext_lazy("Tie-break: shared: as many influences left and as many coins."),
+        gettext_lazy(
+            "Tie-break: shared: as many influences left and as many coins (with %(names)s)."
+        ),
+    ),
+    TIEBREAK_LOSS_ORDER: (
+        gettext_lazy(
+            "Tie-break: eliminated in the same turn as another; the later loss ranks better."
+        ),
+        gettext_lazy(
+            "Tie-break: eliminated in the same turn as another; the later loss ranks better "
+            "(with %(names)s)."
+        ),
+    ),
+}
 
 
 def tiebreak_words(player: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> str:
@@ -752,7 +925,6 @@ def tiebreak_words(player: Mapping[str, Any], players: Sequence[Mapping[str, Any
     code = player.get("tiebreak")
     if not code:
         return ""
-    wording = get_engine(GAME_TYPE).info.tiebreak_wording.get(code, code)
     if code == "loss_order":
         others = [
             p["name"]
@@ -771,7 +943,13 @@ def tiebreak_words(player: Mapping[str, Any], players: Sequence[Mapping[str, Any
             for p in players
             if p is not player and p["alive"] and p["influences"] == player["influences"]
         ]
-    tail = f" (with {present.names_joined(others)})" if others else ""
+    joined = present.names_joined(others)
+    if code in TIEBREAK_SENTENCES:
+        alone, along = TIEBREAK_SENTENCES[code]
+        return str(along) % {"names": joined} if others else str(alone)
+    # A tie-break the page does not know: the engine's words.
+    wording = get_engine(GAME_TYPE).info.tiebreak_wording.get(code, code)
+    tail = f" (with {joined})" if others else ""
     return f"Tie-break: {wording}{tail}."
 
 
@@ -783,10 +961,16 @@ def ranking(result: Mapping[str, Any]) -> list[dict[str, Any]]:
             "rank_words": present.rank_words(p["rank"]),
             "winner": p["seat"] in (result.get("winners") or []),
             "tiebreak_words": tiebreak_words(p, players),
+            "standing_words": _standing_words(p),
         }
         for p in players
     ]
     return sorted(rows, key=lambda p: (p["rank"], p["seat"]))
+
+
+def stat_label(stat: Any) -> str:
+    """A statistic's label in the page's language (the engine's English one if not listed)."""
+    return str(STAT_LABELS.get(stat.name, stat.label))
 
 
 def counts_table(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -801,7 +985,8 @@ def counts_table(result: Mapping[str, Any]) -> dict[str, Any]:
                 "name": p["name"],
                 "rank_words": present.rank_words(p["rank"]),
                 "rows": [
-                    {"key": s.name, "label": s.label, "value": p.get(s.name, 0)} for s in stats
+                    {"key": s.name, "label": stat_label(s), "value": p.get(s.name, 0)}
+                    for s in stats
                 ],
             }
             for p in players
@@ -829,22 +1014,37 @@ def _entry_detail(entry: Mapping[str, Any], names: Sequence[str]) -> str:
     parts = []
     challenge = entry.get("challenge")
     if challenge:
-        parts.append(
-            f"{names[challenge['by']]} challenged: the claim was "
-            f"{'true' if challenge['truthful'] else 'false'}"
-        )
+        who = {"name": names[challenge["by"]]}
+        if challenge["truthful"]:
+            parts.append(_("%(name)s challenged: the claim was true") % who)
+        else:
+            parts.append(_("%(name)s challenged: the claim was false") % who)
     block = entry.get("block")
     if block:
-        text = f"{names[block['by']]} blocked as {CHARACTER_LABELS.get(block['as'], block['as'])}"
+        params = {"name": names[block["by"]], "character": character_label(block["as"])}
         inner = block.get("challenge")
         if inner:
-            text += (
-                f", challenged by {names[inner['by']]}: the block was "
-                f"{'true' if inner['truthful'] else 'false'}"
+            params["challenger"] = names[inner["by"]]
+        if not inner:
+            # Translators: %(character)s is a character's name without an article ("as Duchess").
+            text = _("%(name)s blocked as %(character)s") % params
+        elif inner["truthful"]:
+            # Translators: %(character)s is a character's name without an article ("as Duchess").
+            text = _(
+                "%(name)s blocked as %(character)s, challenged by %(challenger)s: "
+                "the block was true"
             )
+            text %= params
+        else:
+            # Translators: %(character)s is a character's name without an article ("as Duchess").
+            text = _(
+                "%(name)s blocked as %(character)s, challenged by %(challenger)s: "
+                "the block was false"
+            )
+            text %= params
         parts.append(text)
     if entry.get("forced_swap"):
-        parts.append("the target swapped the card shown")
+        parts.append(_("the target swapped the card shown"))
     return "; ".join(parts)
 
 
@@ -867,11 +1067,13 @@ def game_page(
         "top_template": "web/complots/table.html",
         "body_template": "web/complots/game_body.html",
         "over_heading": (
-            f"{names[winners[0]]} wins: one player is left" if winners else "The game is won"
+            _("%(name)s wins: one player is left") % {"name": names[winners[0]]}
+            if winners
+            else _("The game is won")
         ),
-        "finish_button": "Finish the game",
+        "finish_button": _("Finish the game"),
         "scripts": ["js/turn.js"] if entry_form is not None else [],
-        "variant_label": CHARACTER_LABELS.get(variant, variant),
+        "variant_label": character_label(variant),
         "seat_rows": seat_rows(result.get("players") or [], current),
         "treasury": result.get("treasury"),
         "turns_played": result.get("turns_played", 0),
@@ -891,5 +1093,7 @@ def game_page(
 def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
     """What the player page shows of Complots: games, wins, survival and the K4 counts."""
     info = get_engine(GAME_TYPE).info
-    counts = [{"name": s.name, "label": s.label, "value": stats.get(s.name, 0)} for s in info.stats]
+    counts = [
+        {"name": s.name, "label": stat_label(s), "value": stats.get(s.name, 0)} for s in info.stats
+    ]
     return {"template": "web/complots/player_section.html", "stats": stats, "counts": counts}
