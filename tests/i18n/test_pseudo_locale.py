@@ -1,0 +1,253 @@
+"""Every page in a pseudo-locale (tests/i18n/pseudo.py): a text a person reads that the
+pseudo-locale did not wrap was never marked for translation, and a marked text the catalogues
+do not translate would show in English on an Italian or Portuguese page.
+
+The pages are reached as a table reaches them: every route of the web scorepad (a new route
+fails the coverage check until it is visited here), each game of the three kinds in progress
+at several points, with all its entries played, and finished; the entry forms with an
+impossible entry refused next to its field, and the review of a possible one; the forms'
+own errors; the player, job, deck and edition pages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, reverse
+from django.utils import translation
+
+from games import services
+from games.models import Edition, Game, Player
+from games.web import urls as web_urls
+from potdevin_site import messages as catalogues
+from scoring.engine.bruges.simulate import simulate as bruges_simulate
+from scoring.engine.complots.simulate import simulate as complots_simulate
+from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
+from scoring.models import Job
+from tests.i18n import pseudo
+from tests.web.test_web_complots import turn_post
+from tests.web.test_web_pages import round_post
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ada", "Bea", "Cy", "Dov", "Eli", "Fay"]
+# Texts that are the same in every language: the brand, the games' names, each language's
+# name in itself, the test users' names.
+SAME_EVERYWHERE = [
+    "potdevin",
+    "Pot de Vin",
+    "Complots",
+    "Bruges",
+    "English",
+    "Italiano",
+    "Português (Brasil)",
+    "alice",
+    "carol",
+]
+# Routes that only take a POST; each is posted below.
+POST_ONLY = {"logout", "language", "round-undo", "game-finish", "game-reopen", "job-resume"}
+
+
+class Pages:
+    """A signed-in client whose every page is checked for unmarked text."""
+
+    def __init__(self, client: Client, allowed: list[str]) -> None:
+        self.client = client
+        self.allowed = allowed
+        self.visited: set[str] = set()
+        self.problems: dict[str, list[str]] = {}
+
+    def _check(self, url: str, response: Any) -> Any:
+        assert response.status_code < 500, (url, response.status_code)
+        shown = response.status_code < 300 or response.status_code == 400
+        if shown and "text/html" in response.get("Content-Type", ""):
+            found = pseudo.unmarked(response.content.decode(), self.allowed)
+            if found:
+                self.problems.setdefault(url, []).extend(found)
+        match = web_route(url)
+        if match:
+            self.visited.add(match)
+        return response
+
+    def get(self, url: str) -> Any:
+        return self._check(url, self.client.get(url, HTTP_ACCEPT_LANGUAGE="it"))
+
+    def post(self, url: str, data: dict[str, Any] | None = None) -> Any:
+        return self._check(url, self.client.post(url, data or {}, HTTP_ACCEPT_LANGUAGE="it"))
+
+
+def web_route(url: str) -> str | None:
+    from django.urls import resolve
+
+    try:
+        match = resolve(url.split("?")[0])
+    except Exception:
+        return None
+    return match.url_name if match.namespace == "web" else None
+
+
+def web_route_names() -> set[str]:
+    return {p.name for p in web_urls.urlpatterns if isinstance(p, URLPattern) and p.name}
+
+
+@pytest.fixture
+def pseudo_locale() -> Iterator[pseudo.PseudoTranslation]:
+    with pseudo.installed() as installed:
+        yield installed
+    translation.activate("en")
+
+
+def _import(owner: Any, log: dict[str, Any]) -> Game:
+    (game,) = services.game_import(owner=owner, documents=[log])
+    return game
+
+
+def _entries_key(log: dict[str, Any]) -> str:
+    return "turns" if "turns" in log else "rounds"
+
+
+def _in_progress(owner: Any, log: dict[str, Any], entries: int) -> Game:
+    key = _entries_key(log)
+    partial = {k: v for k, v in log.items() if k not in (key, "final")}
+    partial[key] = log[key][:entries]
+    return _import(owner, partial)
+
+
+def _all_played(owner: Any, log: dict[str, Any]) -> Game:
+    """Every entry stored, the game not finished yet (the finish form shows)."""
+    game = _in_progress(owner, log, 0)
+    for number, entry in enumerate(log[_entries_key(log)], start=1):
+        services.round_append(game=game, round_data=entry, number=number)
+    game.refresh_from_db()
+    return game
+
+
+def _logs() -> dict[str, dict[str, Any]]:
+    return {
+        "pot-de-vin": potdevin_simulate(4, seed=7, teams=True, names=NAMES[:4]),
+        "pot-de-vin-3": potdevin_simulate(3, seed=8, record_deal=False, names=NAMES[:3]),
+        "complots": complots_simulate(4, seed=3, variant="inquisitor", names=NAMES[:4]),
+        "complots-ambassador": complots_simulate(3, seed=5, names=NAMES[:3]),
+        "bruges": bruges_simulate(3, seed=11, names=NAMES[:3]),
+    }
+
+
+def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
+    staff_user: Any, user: Any, pseudo_locale: pseudo.PseudoTranslation
+) -> None:
+    services.editions_ensure_builtin()
+    client = Client()
+    client.force_login(staff_user)
+    allowed = [*NAMES, *SAME_EVERYWHERE, *Edition.objects.values_list("key", flat=True)]
+    pages = Pages(client, allowed)
+
+    # Signed out: the sign-in page, with and without an error.
+    anonymous = Pages(Client(), allowed)
+    anonymous.get(reverse("web:login"))
+    anonymous.post(reverse("web:login"), {"username": "nobody", "password": "wrong"})
+    pages.visited |= anonymous.visited
+    pages.problems.update(anonymous.problems)
+
+    for name in ("home", "game-new", "scorepad-new", "players", "rescore", "account"):
+        pages.get(reverse(f"web:{name}"))
+    pages.post(reverse("web:account"), {"language": "xx"})  # not a language: the form's error
+    for game_type in ("pot-de-vin", "complots", "bruges"):
+        pages.get(reverse("web:game-new-of", args=[game_type]))
+        pages.post(reverse("web:game-new-of", args=[game_type]), {"game_type": game_type})
+    pages.get(reverse("web:scorepad-new-of", args=["pot-de-vin"]))
+    pages.post(reverse("web:scorepad-new-of", args=["pot-de-vin"]), {"game_type": "pot-de-vin"})
+
+    for key, log in _logs().items():
+        entries = log[_entries_key(log)]
+        for upto in sorted({0, 1, len(entries) // 2, len(entries) - 1}):
+            game = _in_progress(staff_user, log, upto)
+            pages.get(reverse("web:game", args=[game.pk]))
+            if key.startswith("pot-de-vin"):
+                url = reverse("web:round-append", args=[game.pk])
+                entered = {k: v for k, v in round_post(entries[upto], upto + 1).items()}
+                entered.pop("review")
+                pages.post(url, entered)  # the review
+                pages.post(url, {"number": str(upto + 1), "trump": "Z9"})  # refused
+            elif key.startswith("complots"):
+                url = reverse("web:round-append", args=[game.pk])
+                pages.post(url, turn_post(entries[upto], upto + 1, review=""))  # the review
+                pages.post(url, {"number": str(upto + 1), "actor": "0", "action": "coup",
+                                 "target": "0", "step": "details"})  # fmt: skip
+        played = _all_played(staff_user, log)
+        pages.get(reverse("web:game", args=[played.pk]))
+        pages.post(reverse("web:round-undo", args=[played.pk]))
+        finished = _import(staff_user, log)
+        pages.get(reverse("web:game", args=[finished.pk]))
+        pages.post(reverse("web:game-reopen", args=[finished.pk]))
+        pages.get(reverse("web:game", args=[finished.pk]))
+        pages.post(reverse("web:game-finish", args=[finished.pk]))
+
+    for player in Player.objects.filter(name__in=NAMES):
+        pages.get(reverse("web:player", args=[player.pk]))
+    job = Job.objects.create(kind=Job.Kind.RESCORE, total=10, created_by=staff_user)
+    pages.get(reverse("web:job", args=[job.pk]))
+    pages.post(reverse("web:job-resume", args=[job.pk]))
+    pages.post(reverse("web:rescore"), {"game_type": "nothing"})
+
+    pages.get(reverse("web:decks"))
+    pages.get(reverse("web:deck-new"))
+    pages.post(reverse("web:deck-new"), {})
+    pages.get(reverse("web:deck", args=["standard"]))
+    pages.get(reverse("web:bruges-editions"))
+    pages.get(reverse("web:bruges-edition-new"))
+    pages.post(reverse("web:bruges-edition-new"), {})
+    pages.get(reverse("web:bruges-edition", args=["standard"]))
+
+    pages.post(reverse("web:language"), {"language": "pt-br", "next": "/"})
+    pages.post(reverse("web:logout"))
+
+    assert web_route_names() - POST_ONLY <= pages.visited, "routes no check visits"
+    assert pages.visited >= POST_ONLY, "routes no check posts to"
+    assert not pages.problems, "text not marked for translation:\n" + "\n".join(
+        f"{url}: {text!r}" for url, texts in pages.problems.items() for text in dict.fromkeys(texts)
+    )
+
+    # Every marked text the pages asked for is translated in every catalogue (Django's own
+    # texts, such as a form field's "This field is required.", come with Django).
+    ours = {key for key in pseudo_locale.seen if key not in _third_party_keys()}
+    for locale in catalogues.LOCALES:
+        catalog = catalogues.read_catalog(catalogues.po_path(locale, "django"), locale)
+        untranslated = sorted(
+            (context or "", msgid)
+            for context, msgid in ours
+            if not _translated(catalog, context, msgid)
+        )
+        assert not untranslated, f"{locale}: shown on the pages, not translated: {untranslated}"
+
+
+def _third_party_keys() -> set[tuple[str | None, str]]:
+    """The texts Django and the installed apps translate themselves (their Italian catalogues
+    stand for every language here)."""
+    import gettext
+    from pathlib import Path
+
+    import django
+    from django.apps import apps
+
+    folders = [Path(django.__file__).parent / "conf" / "locale"]
+    folders += [Path(app.path) / "locale" for app in apps.get_app_configs()]
+    keys: set[tuple[str | None, str]] = set()
+    for folder in folders:
+        compiled = folder / "it" / "LC_MESSAGES" / "django.mo"
+        if compiled.exists():
+            with compiled.open("rb") as f:
+                for key in gettext.GNUTranslations(f)._catalog:  # type: ignore[attr-defined]
+                    text = key[0] if isinstance(key, tuple) else key
+                    context, _, msgid = text.rpartition("\x04")
+                    keys.add((context or None, msgid))
+    return keys
+
+
+def _translated(catalog: Any, context: str | None, msgid: str) -> bool:
+    message = catalog.get(msgid, context)
+    if message is None:
+        return False
+    strings = message.string if isinstance(message.string, tuple | list) else [message.string]
+    return bool(strings) and all(strings) and not message.fuzzy
