@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run serve migrate test lint format bench loadtest browser clean
+.PHONY: help venv run serve migrate test lint format messages bench loadtest browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
@@ -61,6 +61,12 @@ serve: migrate ## Serve with gunicorn (workers from the cores) and Celery worker
 	trap 'exit 130' INT TERM; \
 	HOST=$(HOST) PORT=$(PORT) DATABASE_CONN_MAX_AGE=$${DATABASE_CONN_MAX_AGE:-60} \
 		$(BIN)/gunicorn -c potdevin_site/gunicorn.conf.py potdevin_site.wsgi
+
+# The catalogues under locale/: new marked texts added to every language's .po (translations
+# kept), and the .mo files compiled, in pure Python (no GNU gettext needed). Commit both.
+messages: venv ## Extract marked texts into locale/*/LC_MESSAGES/*.po and compile the .mo files
+	$(BIN)/python -m potdevin_site.messages update
+	$(BIN)/python -m potdevin_site.messages check || true
 
 lint: venv ## ruff check, ruff format --check, mypy --strict on the engine
 	$(BIN)/ruff check .

@@ -13,6 +13,7 @@ the cookie, for caches.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -78,3 +79,31 @@ class LanguageMiddleware:
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", language)
         return response
+
+
+# --- The API's documentation ----------------------------------------------------------------
+
+ACCEPT_LANGUAGE_PARAMETER = {
+    "name": "Accept-Language",
+    "in": "header",
+    "required": False,
+    "description": (
+        "The language of the human `message` of an error: "
+        + ", ".join(f"`{code}` ({name})" for code, name in settings.LANGUAGES)
+        + "; English without the header or for a language not listed. Codes, field names, "
+        "enum values and log formats are the same in every language. The answer's "
+        "`Content-Language` header says which was used."
+    ),
+    "schema": {"type": "string", "example": "it"},
+}
+
+
+def document_accept_language(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: every operation takes ``Accept-Language``."""
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if method in {"get", "put", "patch", "post", "delete", "head", "options"}:
+                parameters = operation.setdefault("parameters", [])
+                if not any(p.get("name") == "Accept-Language" for p in parameters):
+                    parameters.append(dict(ACCEPT_LANGUAGE_PARAMETER))
+    return result

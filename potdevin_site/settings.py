@@ -173,7 +173,14 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "potdevin API",
-    "DESCRIPTION": "Game records and scoring for tabletop card games.",
+    "DESCRIPTION": (
+        "Game records and scoring for tabletop card games. Error messages follow the "
+        "request's Accept-Language (English, Italian, Brazilian Portuguese); codes never change."
+    ),
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "potdevin_site.language.document_accept_language",
+    ],
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Served from the sidecar package's static files: no external CDN.

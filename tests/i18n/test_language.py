@@ -1,0 +1,221 @@
+"""Which language a request is answered in (potdevin_site/language.py): the pages by the
+user's setting, the switcher's cookie, then Accept-Language; the API by Accept-Language only,
+with its codes unchanged."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games import services
+from games.models import UserSettings
+
+pytestmark = pytest.mark.django_db
+
+COOKIE = settings.LANGUAGE_COOKIE_NAME
+
+
+def lang_of(response: Any) -> str:
+    match = re.search(r'<html lang="([^"]+)"', response.content.decode())
+    assert match, response.content.decode()[:500]
+    return match.group(1)
+
+
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [
+        ("it", "it"),
+        ("it-IT,it;q=0.9,en;q=0.5", "it"),
+        ("pt-BR,pt;q=0.9", "pt-br"),
+        ("pt", "pt-br"),
+        ("de-DE,fr;q=0.8", "en"),  # none spoken here: English
+        ("de, it;q=0.3", "it"),
+        ("", "en"),
+        ("\x00;q=x,*", "en"),  # garbled: English, not an error
+    ],
+)
+def test_the_sign_in_page_follows_the_browsers_language(
+    client: Client, header: str, language: str
+) -> None:
+    response = client.get(reverse("web:login"), HTTP_ACCEPT_LANGUAGE=header)
+    assert response.status_code == 200
+    assert lang_of(response) == language
+    assert response["Content-Language"] == language
+    assert "Accept-Language" in response["Vary"]
+
+
+def test_the_switcher_works_without_scripts_and_is_remembered(client: Client) -> None:
+    page = client.get(reverse("web:login"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # One plain form and one submit button per language, each in its own words.
+    form = re.search(r'<form class="languages" method="post" action="([^"]+)">(.*?)</form>',
+                     page, re.S)  # fmt: skip
+    assert form and form.group(1) == reverse("web:language")
+    buttons = re.findall(r'<button type="submit" name="language" value="([^"]+)"[^>]*>([^<]+)<',
+                         form.group(2))  # fmt: skip
+    assert buttons == [("en", "English"), ("it", "Italiano"), ("pt-br", "Português (Brasil)")]
+    response = client.post(
+        reverse("web:language"), {"language": "it", "next": reverse("web:login")}
+    )
+    assert response.status_code == 302 and response["Location"] == reverse("web:login")
+    assert response.cookies[COOKIE].value == "it"
+    # The cookie outweighs the browser's header from now on.
+    assert lang_of(client.get(reverse("web:login"), HTTP_ACCEPT_LANGUAGE="en")) == "it"
+
+
+@pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/x"])
+def test_the_switcher_never_sends_elsewhere(client: Client, target: str) -> None:
+    response = client.post(reverse("web:language"), {"language": "it", "next": target})
+    assert response.status_code == 302 and response["Location"] == reverse("web:home")
+
+
+@pytest.mark.parametrize("posted", ["xx", "", "it%00", "%ED%A0%80", "%FF", "e" * 10_000])
+def test_a_language_not_spoken_here_changes_nothing(client: Client, posted: str) -> None:
+    body = f"next=/&language={posted}"  # as sent: a lone surrogate's bytes, NUL, bad UTF-8
+    response = client.post(
+        reverse("web:language"), body, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 302
+    assert COOKIE not in response.cookies
+
+
+def test_a_users_language_follows_them_to_every_device(user: Any) -> None:
+    phone = Client()
+    phone.force_login(user)
+    phone.post(reverse("web:language"), {"language": "pt-br", "next": "/"})
+    assert UserSettings.objects.get(user=user).language == "pt-br"
+    # Another device: no cookie, an English browser; the user's setting wins.
+    laptop = Client()
+    laptop.force_login(user)
+    assert lang_of(laptop.get(reverse("web:home"), HTTP_ACCEPT_LANGUAGE="en")) == "pt-br"
+
+
+def test_the_settings_page_sets_and_clears_the_language(user: Any) -> None:
+    web = Client()
+    web.force_login(user)
+    url = reverse("web:account")
+    page = web.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert re.findall(r'<option value="([^"]*)"', page) == ["", "en", "it", "pt-br"]
+    response = web.post(url, {"language": "it"}, follow=True)
+    assert UserSettings.objects.get(user=user).language == "it"
+    assert lang_of(response) == "it"
+    # Back to the browser's language: the setting and the cookie go.
+    response = web.post(url, {"language": ""})
+    assert UserSettings.objects.get(user=user).language == ""
+    assert response.cookies[COOKIE].value == ""
+    assert lang_of(web.get(reverse("web:home"), HTTP_ACCEPT_LANGUAGE="pt-BR")) == "pt-br"
+    # A language not offered is the form's error; nothing changes.
+    response = web.post(url, {"language": "de"})
+    assert response.status_code == 400
+    assert UserSettings.objects.get(user=user).language == ""
+
+
+def test_the_settings_page_needs_a_signed_in_user(client: Client) -> None:
+    response = client.post(reverse("web:account"), {"language": "it"})
+    assert response.status_code == 302 and not UserSettings.objects.exists()
+
+
+def test_the_scripts_words_come_in_the_pages_language(client: Client) -> None:
+    italian = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="it")
+    assert italian.status_code == 200
+    assert "django.catalog" in italian.content.decode()
+    english = client.get(reverse("javascript-catalog"), HTTP_ACCEPT_LANGUAGE="en")
+    assert italian.content != english.content
+
+
+# --- The API: Accept-Language only, codes as they are -------------------------------------------
+
+
+def complots_game(user: Any) -> Any:
+    return services.game_create(
+        owner=user,
+        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=user),
+        game_type="complots",
+        first_player=0,
+        variant="inquisitor",
+    )
+
+
+BLUFF = {
+    "actor": 0,
+    "action": "inquire",
+    "target": 1,
+    "challenge": {"by": 2, "truthful": False},
+    "losses": [{"seat": 0, "card": "inquisitor"}],
+}
+
+
+def refusal(user: Any, game: Any, **headers: str) -> dict[str, Any]:
+    client = APIClient()
+    client.force_authenticate(user)
+    response = client.post(f"/api/games/{game.pk}/turns/", BLUFF, format="json", **headers)
+    assert response.status_code == 400
+    return {**response.json(), "content-language": response["Content-Language"]}
+
+
+def test_an_engine_refusal_follows_accept_language_with_the_same_code_and_seat(
+    user: Any,
+) -> None:
+    game = complots_game(user)
+    english = refusal(user, game)
+    italian = refusal(user, game, HTTP_ACCEPT_LANGUAGE="it")
+    portuguese = refusal(user, game, HTTP_ACCEPT_LANGUAGE="pt-BR")
+    assert english["message"] == "seat 0 was caught bluffing the inquisitor: it cannot turn one up"
+    assert english["content-language"] == "en"
+    for other, language in ((italian, "it"), (portuguese, "pt-br")):
+        assert other["content-language"] == language
+        assert {k: v for k, v in other.items() if k not in ("message", "content-language")} == {
+            k: v for k, v in english.items() if k not in ("message", "content-language")
+        }
+        assert other["message"] != english["message"]
+        assert "seat" not in other["message"]
+    assert not game.rounds.exists()
+
+
+def test_the_api_ignores_the_pages_language_cookie(user: Any) -> None:
+    game = complots_game(user)
+    client = APIClient()
+    client.force_authenticate(user)
+    client.cookies[COOKIE] = "it"
+    UserSettings.objects.create(user=user, language="it")
+    response = client.post(f"/api/games/{game.pk}/turns/", BLUFF, format="json")
+    assert response["Content-Language"] == "en"
+    assert response.json()["message"].startswith("seat 0 was caught bluffing")
+
+
+def test_the_apis_own_messages_follow_accept_language(user: Any) -> None:
+    client = APIClient()
+    client.force_authenticate(user)
+    english = client.post("/api/games/", {"players": None}, format="json")
+    italian = client.post(
+        "/api/games/", {"players": None}, format="json", HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert english.status_code == italian.status_code == 400
+    assert english.json()["code"] == italian.json()["code"]
+    assert set(english.json().get("fields", {})) == set(italian.json().get("fields", {}))
+    assert english.json()["message"] != italian.json()["message"]
+    missing_en = client.get("/api/games/999999/")
+    missing_it = client.get("/api/games/999999/", HTTP_ACCEPT_LANGUAGE="it")
+    assert missing_en.status_code == missing_it.status_code == 404
+    assert missing_en.json()["code"] == missing_it.json()["code"] == "not_found"
+    assert missing_en.json()["message"] != missing_it.json()["message"]
+
+
+def test_every_api_operation_documents_accept_language(client: Client) -> None:
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    operations = [
+        (path, method, operation)
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if method in {"get", "post", "put", "patch", "delete"}
+    ]
+    assert len(operations) > 20
+    for path, method, operation in operations:
+        headers = [p for p in operation["parameters"] if p["in"] == "header"]
+        assert [p["name"] for p in headers] == ["Accept-Language"], (path, method)
+        assert "pt-br" in headers[0]["description"]
