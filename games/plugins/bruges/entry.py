@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import stored_json
 from games.errors import RecordError
@@ -69,6 +71,7 @@ from scoring.engine.bruges.table import (
     round_progress,
     threat_colors,
 )
+from scoring.engine.errors import Code, Seat
 
 DIE_VALUES = range(1, 7)
 GAIN_NUMBERS = ("florins", "points", "prestige")
@@ -239,31 +242,31 @@ class Draft:
         """Take back the last thing entered; says what."""
         if self.open:
             self.open.pop()
-            return "The last step of this turn was taken back."
+            return _("The last step of this turn was taken back.")
         if self.turns:
             last = self.turns.pop()
             if last.get("pass") or not last.get("steps"):
-                return "The last turn was taken back."
+                return _("The last turn was taken back.")
             self.open = list(last["steps"])[:-1]
-            return "The last step of the last turn was taken back."
+            return _("The last step of the last turn was taken back.")
         if self.phase2:
             self.phase2 = False
-            return "Back to the penalties and prestige."
+            return _("Back to the penalties and prestige.")
         later = [k for k, u in enumerate(self.upkeep) if _moment(u) != "draw"]
         if self.dice is not None and later:
             self.upkeep.pop(later[-1])
-            return "The last automatic effect was taken back."
+            return _("The last automatic effect was taken back.")
         if self.dice is not None:
             self.dice = None
             self.penalties, self.prestige = [], []
-            return "Back to the dice."
+            return _("Back to the dice.")
         if self.drawn:
             self.drawn = False
-            return "Back to the effects at the draw."
+            return _("Back to the effects at the draw.")
         if self.upkeep:
             self.upkeep.pop()
-            return "The last effect at the draw was taken back."
-        return "Nothing to take back."
+            return _("The last effect at the draw was taken back.")
+        return _("Nothing to take back.")
 
 
 def turn_plays(steps: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
@@ -349,12 +352,16 @@ def person_label(view: Table, pid: str, *, house: bool = True) -> str:
     person = view.person(pid)
     if person is None:
         return pid
-    where = ""
     if house and 0 <= person.seat < len(view.seats):
         for h in view.seats[person.seat].houses:
             if h.person == pid:
-                where = f"; in house {h.index + 1}, {h.color}"
-    return f"{person.name} ({words.person_details(person)}{where})"
+                return _("%(name)s (%(details)s; in house %(number)s, %(colour)s)") % {
+                    "name": person.name,
+                    "details": words.person_details(person),
+                    "number": h.index + 1,
+                    "colour": words.colour(words.COLOR_F, h.color),
+                }
+    return words.person_named(person.name, words.person_details(person))
 
 
 def penalty_options(view: Table, seat: int, color: str) -> list[tuple[str, str]]:
@@ -366,18 +373,33 @@ def penalty_options(view: Table, seat: int, color: str) -> list[tuple[str, str]]
     if color == "red":
         out = []
         for house in me.houses:
+            params = {
+                "number": house.index + 1,
+                "colour": words.colour(words.COLOR_F, house.color),
+            }
             if house.person:
-                held = person_label(view, house.person, house=False)
-                what = f"with {held}, who goes back to the hand"
+                params["person"] = person_label(view, house.person, house=False)
+                what = (
+                    _("house %(number)s (%(colour)s, with %(person)s, who goes back to the hand)")
+                    % params
+                )
             else:
-                what = "empty"
-            out.append((f"house:{house.index}", f"house {house.index + 1} ({house.color}, {what})"))
+                what = _("house %(number)s (%(colour)s, empty)") % params
+            out.append((f"house:{house.index}", what))
         for section in SECTIONS:
             if me.canals[section]:
                 out.append(
                     (
                         f"section:{section}",
-                        f"the outermost tile of the {section} canal ({me.canals[section]} built)",
+                        ngettext(
+                            "the outermost tile of the %(section)s canal (%(count)s built)",
+                            "the outermost tile of the %(section)s canal (%(count)s built)",
+                            me.canals[section],
+                        )
+                        % {
+                            "section": words.SECTION_LABELS[section],
+                            "count": me.canals[section],
+                        },
                     )
                 )
         return out
@@ -394,7 +416,7 @@ def split_person(value: str) -> tuple[int | None, str]:
 
 def penalty_entry(seat: int, color: str, choice: str) -> dict[str, Any]:
     entry: dict[str, Any] = {"seat": seat, "color": color}
-    kind, _, value = choice.partition(":")
+    kind, _sep, value = choice.partition(":")
     if kind == "person":
         entry["person"] = value
     elif kind == "house":
@@ -414,7 +436,7 @@ def _choice_of(entry: Mapping[str, Any]) -> str:
 # --- The form ------------------------------------------------------------------------------------
 
 
-def _int_field(label: str, **kwargs: Any) -> forms.IntegerField:
+def _int_field(label: Any, **kwargs: Any) -> forms.IntegerField:
     attrs = {"inputmode": "numeric", "class": "num-in", "autocomplete": "off"}
     return forms.IntegerField(
         required=False,
@@ -449,54 +471,57 @@ class RoundForm(forms.Form):
     # Phase 3: the card and its action.
     card = forms.ChoiceField(choices=[(c, c) for c in COLORS], required=False)
     action = forms.CharField(required=False, max_length=32)
-    p_back = forms.CharField(required=False, max_length=80, label="Back in the hand")
-    p_name = forms.CharField(required=False, max_length=80, label="Name")
+    p_back = forms.CharField(required=False, max_length=80, label=gettext_lazy("Back in the hand"))
+    p_name = forms.CharField(required=False, max_length=80, label=gettext_lazy("Name"))
     p_price = forms.TypedChoiceField(
         choices=[("", "—"), *((str(p), str(p)) for p in PRICES)],
         coerce=int,
         empty_value=None,
         required=False,
-        label="Price",
+        label=gettext_lazy("Price"),
     )
     p_group = forms.ChoiceField(
         choices=[("", "—"), *((g, words.GROUP_LABELS[g]) for g in GROUPS)],
         required=False,
-        label="Group",
+        label=gettext_lazy("Group"),
     )
     p_icon = forms.ChoiceField(
         choices=[("", "—"), *((i, words.ICON_LABELS[i]) for i in ICONS)],
         required=False,
-        label="Icon",
+        label=gettext_lazy("Icon"),
     )
     p_worker = forms.ChoiceField(
         choices=[("", "—"), *((c, words.COLOR_LABELS[c]) for c in COLORS)],
         required=False,
-        label="Worker it pays (worker icon)",
+        label=gettext_lazy("Worker it pays (worker icon)"),
     )
     # An effect: the person who caused it and the gain.
-    e_person = forms.CharField(required=False, max_length=80, label="Whose effect")
+    e_person = forms.CharField(required=False, max_length=80, label=gettext_lazy("Whose effect"))
     e_when = forms.ChoiceField(
-        choices=[("after", "After the card"), ("before", "Before the card")],
+        choices=[
+            ("after", gettext_lazy("After the card")),
+            ("before", gettext_lazy("Before the card")),
+        ],
         required=False,
         initial="after",
-        label="When",
+        label=gettext_lazy("When"),
     )
-    g_florins = _int_field("Florins")
-    g_points = _int_field("Points")
-    g_prestige = _int_field("Prestige steps")
+    g_florins = _int_field(gettext_lazy("Florins"))
+    g_points = _int_field(gettext_lazy("Points"))
+    g_prestige = _int_field(gettext_lazy("Prestige steps"))
     g_plays = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=9,
-        label="Extra card plays",
+        label=gettext_lazy("Extra card plays"),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num-in"}),
     )
-    u_person = forms.CharField(required=False, max_length=80, label="Whose effect")
+    u_person = forms.CharField(required=False, max_length=80, label=gettext_lazy("Whose effect"))
     u_at = forms.ChoiceField(
         choices=[(a, words.AT_LABELS[a]) for a in AT_NAMES],
         required=False,
         initial="dice",
-        label="When",
+        label=gettext_lazy("When"),
     )
     t_choice = forms.CharField(required=False, max_length=80)  # a penalty in a turn
     passing = forms.CharField(required=False, max_length=1)  # the pass's errors go here
@@ -520,16 +545,16 @@ class RoundForm(forms.Form):
                 required=False,
                 label=words.COLOR_LABELS[c],
             )
-            self.fields[f"g_w_{c}"] = _int_field(f"{words.COLOR_LABELS[c]} workers")
-            self.fields[f"g_t_{c}"] = _int_field(f"{words.COLOR_LABELS[c]} threats")
+            self.fields[f"g_w_{c}"] = _int_field(words.WORKER_LABELS[c])
+            self.fields[f"g_t_{c}"] = _int_field(words.THREAT_LABELS[c])
         for seat in range(len(self.names)):
             self.fields[f"climb_{seat}"] = forms.BooleanField(
-                required=False, label=f"{self.names[seat]} climbs"
+                required=False, label=_("%(name)s climbs") % {"name": self.names[seat]}
             )
             for c in COLORS:
                 self.fields[f"pen_{seat}_{c}"] = forms.CharField(required=False, max_length=80)
             self.fields[f"fire_first_{seat}"] = forms.BooleanField(
-                required=False, label="The fire before the plague"
+                required=False, label=_("The fire before the plague")
             )
         self.turn_errors: dict[int, str] = {}  # 1-based turn -> the engine's refusal
         self._trying: list[dict[str, Any]] = []  # the steps being tried (for the refusal)
@@ -629,20 +654,23 @@ class RoundForm(forms.Form):
             return data
         try:
             Draft.parse(self.data.get("draft"))
-        except DraftError as exc:
-            self.add_error(None, f"{exc}: start the round again.")
+        except DraftError:
+            self.add_error(None, _("the round being entered was garbled: start the round again."))
             self._commit(Draft())
             return data
         number, expected = data.get("number"), self.table.number
         if number != expected:
             if isinstance(number, int) and number > expected:  # a round undone on another phone
-                said = f"Round {number - 1} was taken back meanwhile"
+                said = _(
+                    "Round %(number)s was taken back meanwhile (from another phone?): this is "
+                    "round %(expected)s, start it again."
+                ) % {"number": number - 1, "expected": expected}
             else:
-                said = f"Round {expected - 1} was saved meanwhile"
-            self.add_error(
-                None,
-                f"{said} (from another phone?): this is round {expected}, start it again.",
-            )
+                said = _(
+                    "Round %(number)s was saved meanwhile (from another phone?): this is round "
+                    "%(expected)s, start it again."
+                ) % {"number": expected - 1, "expected": expected}
+            self.add_error(None, said)
             self._commit(Draft())
             return data
         step = self.data.get("step") or ""
@@ -664,12 +692,15 @@ class RoundForm(forms.Form):
             if self.reading.refusal is not None:
                 self.engine_error(self.reading.refusal)
                 return data
-            self.notice = "The round is back as it was being entered."
+            self.notice = _("The round is back as it was being entered.")
             self._commit(self.current.copy())
             return data
         if step == RESTART:
-            start = "the effects at the draw" if self.draw_step else "the dice"
-            self.notice = f"Round {self.table.number} starts again from {start}."
+            if self.draw_step:
+                self.notice = _("Round %(number)s starts again from the effects at the draw.")
+            else:
+                self.notice = _("Round %(number)s starts again from the dice.")
+            self.notice %= {"number": self.table.number}
             self._commit(Draft())
             return data
         if self.reading.refusal is not None and step not in (SAVE,):
@@ -695,15 +726,18 @@ class RoundForm(forms.Form):
     def _step_draw(self, step: str) -> None:
         """The effects at the draw are all entered: on to the dice."""
         if self.stage != DRAW:
-            self.add_error(None, "The effects at the draw are entered already.")
+            self.add_error(None, _("The effects at the draw are entered already."))
             return
         if self.upkeep_question() is not None:
-            self.add_error("t_choice", "First say what the penalty takes.")
+            self.add_error("t_choice", _("First say what the penalty takes."))
             return
         if (self.cleaned_data.get("u_person") or "").strip():
             self.add_error(
                 "u_person",
-                "This effect is not added yet: tap Add this effect, or choose — to leave it out.",
+                _(
+                    "This effect is not added yet: tap Add this effect, or choose — to leave it "
+                    "out."
+                ),
             )
             return
         draft = self.current.copy()
@@ -711,23 +745,32 @@ class RoundForm(forms.Form):
         self._commit(draft)
         count = len([u for u in draft.draw_entries() if "effect" in u])
         self.notice = (
-            f"{words.plural(count, 'effect')} at the draw entered: now the dice."
+            ngettext(
+                "%(count)s effect at the draw entered: now the dice.",
+                "%(count)s effects at the draw entered: now the dice.",
+                count,
+            )
+            % {"count": count}
             if count
-            else "No effect at the draw: now the dice."
+            else _("No effect at the draw: now the dice.")
         )
 
     def _step_dice(self, step: str) -> None:
         if self.stage not in (DRAW, DICE, PHASE2):
-            self.add_error(None, "The dice of this round are entered already.")
+            self.add_error(None, _("The dice of this round are entered already."))
             return
         if self.stage == DRAW and self.upkeep_question() is not None:
-            self.add_error("t_choice", "First say what the penalty takes.")
+            self.add_error("t_choice", _("First say what the penalty takes."))
             return
         dice = {}
         for c in COLORS:
             value = self.cleaned_data.get(f"dice_{c}")
             if value is None:
-                self.add_error(f"dice_{c}", f"What does the {c} die show?")
+                self.add_error(
+                    f"dice_{c}",
+                    _("What does the %(colour)s die show?")
+                    % {"colour": words.colour(words.COLOR_NAMES, c)},
+                )
             else:
                 dice[c] = value
         if self.errors:
@@ -775,6 +818,7 @@ class RoundForm(forms.Form):
                     "name": self.names[seat],
                     "color": color,
                     "what": words.PENALTY_NAMES[color],
+                    "tokens_colour": words.colour(words.COLOR_FP, color),
                     "field": f"pen_{seat}_{color}",
                     "options": options,
                     "ask": len(options) > 1,
@@ -806,9 +850,13 @@ class RoundForm(forms.Form):
             if cost == 0:
                 why = ""
             elif me.step >= before.top_step:
-                why = "on the top step"
+                why = _("on the top step")
             elif me.florins < cost:
-                why = f"{words.plural(me.florins, 'florin')}: cannot pay {cost}"
+                why = ngettext(
+                    "%(count)s florin: cannot pay %(cost)s",
+                    "%(count)s florins: cannot pay %(cost)s",
+                    me.florins,
+                ) % {"count": me.florins, "cost": cost}
             else:
                 why = ""
             climbers.append(
@@ -844,7 +892,7 @@ class RoundForm(forms.Form):
             choice = ""
             if q["options"]:
                 choice = (self.data.get(q["field"]) or "").strip()
-                if choice not in {v for v, _ in q["options"]}:
+                if choice not in {v for v, _label in q["options"]}:
                     choice = ""  # none, or one left from a penalty that is gone
                 if not choice and (len(q["options"]) == 1 or defaults):
                     choice = q["options"][0][0]
@@ -852,7 +900,11 @@ class RoundForm(forms.Form):
                     if report:
                         self.add_error(
                             q["field"],
-                            f"{q['name']}'s {q['color']} penalty: choose what {q['name']} loses.",
+                            _("%(name)s's %(colour)s penalty: choose what %(name)s loses.")
+                            % {
+                                "name": q["name"],
+                                "colour": words.colour(words.COLOR_F, q["color"]),
+                            },
                         )
                     continue
             penalties.append(penalty_entry(q["seat"], q["color"], choice))
@@ -876,7 +928,7 @@ class RoundForm(forms.Form):
                 elif report:
                     self.add_error(
                         f"pen_{seat}_brown",
-                        "That person goes back to the hand with the fire: choose another.",
+                        _("That person goes back to the hand with the fire: choose another."),
                     )
             penalties[r], penalties[b] = plague, fire
         n = len(self.names)
@@ -893,10 +945,10 @@ class RoundForm(forms.Form):
 
     def _step_phase2(self, step: str) -> None:
         if self.current.dice is None:
-            self.add_error(None, "Enter the dice first.")
+            self.add_error(None, _("Enter the dice first."))
             return
         if self.upkeep_question() is not None:
-            self.add_error("t_choice", "First say what the penalty takes.")
+            self.add_error("t_choice", _("First say what the penalty takes."))
             return
         penalties, climbers = self._phase2_entries()
         if self.errors:
@@ -908,7 +960,7 @@ class RoundForm(forms.Form):
             self.engine_error(reading.refusal)
             return
         self._commit(draft)
-        self.notice = "Penalties and prestige entered: now the turns."
+        self.notice = _("Penalties and prestige entered: now the turns.")
 
     def _step_upkeep(self, step: str) -> None:
         """An infinity person's effect outside the turns: at the draw in the draw step (before
@@ -916,20 +968,20 @@ class RoundForm(forms.Form):
         typed there is kept)."""
         stage = self.stage
         if stage not in (DRAW, PHASE2):
-            self.add_error(None, "No automatic effect can be entered now.")
+            self.add_error(None, _("No automatic effect can be entered now."))
             return
         if self.upkeep_question() is not None:
-            self.add_error("t_choice", "First say what the penalty takes.")
+            self.add_error("t_choice", _("First say what the penalty takes."))
             return
         owner, pid = split_person((self.cleaned_data.get("u_person") or "").strip())
         if not pid or owner is None:
-            self.add_error("u_person", "Whose effect was it? Choose the person.")
+            self.add_error("u_person", _("Whose effect was it? Choose the person."))
             return
         at = "draw" if stage == DRAW else self.cleaned_data.get("u_at") or "dice"
         if at == "draw" and stage != DRAW:
             self.add_error(
                 "u_at",
-                "An effect at the draw comes before the dice: take back the steps to the draw.",
+                _("An effect at the draw comes before the dice: take back the steps to the draw."),
             )
             return
         entry = {"seat": owner, "effect": pid, "gain": self._gain(), "at": at}
@@ -946,7 +998,7 @@ class RoundForm(forms.Form):
         state = self.table.state
         if moment == "draw":
             return round_progress(state, {"dice": QUIET_DICE, "upkeep": entries, "turns": []})
-        penalties, _ = self._phase2_entries(report=False, draft=draft, defaults=True)
+        penalties, _climbers = self._phase2_entries(report=False, draft=draft, defaults=True)
         return round_progress(
             state,
             {"dice": draft.dice or {}, "upkeep": entries, "penalties": penalties, "turns": []},
@@ -976,7 +1028,7 @@ class RoundForm(forms.Form):
             return
         # Penalties the effect triggered follow it, with the same moment; those leaving no
         # choice at once, the others asked next (``upkeep_question``).
-        for _ in range(10):
+        for _k in range(10):
             pending = self._upkeep_pending(draft, at)
             if pending is None:
                 break
@@ -991,7 +1043,9 @@ class RoundForm(forms.Form):
             ]
         keep = [f for f in self.fields if f.startswith(("pen_", "climb_", "fire_first_"))]
         self._commit(draft, keep=keep)
-        self.notice = "Effect at the draw added." if at == "draw" else "Automatic effect added."
+        self.notice = (
+            _("Effect at the draw added.") if at == "draw" else _("Automatic effect added.")
+        )
 
     def upkeep_question(self) -> dict[str, Any] | None:
         """A penalty an automatic effect triggered and that is not entered yet, at the first
@@ -1008,6 +1062,7 @@ class RoundForm(forms.Form):
                 "name": self.names[seat],
                 "color": color,
                 "what": words.PENALTY_NAMES[color],
+                "tokens_colour": words.colour(words.COLOR_FP, color),
                 "options": penalty_options(view, seat, color),
                 "verb": "discards" if color == "brown" else "loses",
                 "at": moment,
@@ -1018,11 +1073,11 @@ class RoundForm(forms.Form):
     def _step_upkeep_penalty(self, step: str) -> None:
         question = self.upkeep_question()
         if question is None:
-            self.add_error(None, "No penalty is due now.")
+            self.add_error(None, _("No penalty is due now."))
             return
         choice = (self.cleaned_data.get("t_choice") or "").strip()
         if question["options"] and not choice:
-            self.add_error("t_choice", f"What does {question['name']} lose?")
+            self.add_error("t_choice", _("What does %(name)s lose?") % {"name": question["name"]})
             return
         entry = {
             "penalty": penalty_entry(question["seat"], question["color"], choice),
@@ -1045,7 +1100,7 @@ class RoundForm(forms.Form):
             return back
         name = (data.get("p_name") or "").strip()
         if not name:
-            self.add_error("p_name", "Who is hired? Type the person's name.")
+            self.add_error("p_name", _("Who is hired? Type the person's name."))
             return None
         folded = name.casefold()
         known = next((p for p in reversed(view.persons) if p.name.casefold() == folded), None)
@@ -1056,13 +1111,15 @@ class RoundForm(forms.Form):
         if price is None and known is not None:
             price = known.price
         if price is None:
-            self.add_error("p_price", f"What does {name} cost?")
+            self.add_error("p_price", _("What does %(name)s cost?") % {"name": name})
         if not group:
-            self.add_error("p_group", f"Which group is {name} in?")
+            self.add_error("p_group", _("Which group is %(name)s in?") % {"name": name})
         if not icon:
-            self.add_error("p_icon", f"Which icon has {name}?")
+            self.add_error("p_icon", _("Which icon has %(name)s?") % {"name": name})
         elif icon == "worker" and not worker:
-            self.add_error("p_worker", f"Which worker does {name}'s activation cost?")
+            self.add_error(
+                "p_worker", _("Which worker does %(name)s's activation cost?") % {"name": name}
+            )
         if self.errors:
             return None
         person: dict[str, Any] = {
@@ -1090,12 +1147,12 @@ class RoundForm(forms.Form):
         if not card and not action:
             return None
         if not card:
-            self.add_error("card", "Which card (colour) was played?")
+            self.add_error("card", _("Which card (colour) was played?"))
         if not action:
-            self.add_error("action", "Which action did the card make?")
+            self.add_error("action", _("Which action did the card make?"))
         if self.errors:
             return None
-        kind, _, arg = action.partition(":")
+        kind, _sep, arg = action.partition(":")
         step: dict[str, Any] = {"card": card, "action": kind}
         if kind == "canal":
             step["section"] = arg
@@ -1106,7 +1163,7 @@ class RoundForm(forms.Form):
                 return None
             step["person"] = person
         elif kind not in ACTIONS:
-            self.add_error("action", "Choose one of the actions offered.")
+            self.add_error("action", _("Choose one of the actions offered."))
             return None
         return step
 
@@ -1115,13 +1172,13 @@ class RoundForm(forms.Form):
         gain = self._gain()
         if not who:
             if gain:
-                self.add_error("e_person", "Whose effect gave this? Choose the person.")
+                self.add_error("e_person", _("Whose effect gave this? Choose the person."))
             return None
         step: dict[str, Any]
         if who == NEW_PERSON:
             hired = (card or {}).get("person")
             if card is None or hired is None:
-                self.add_error("e_person", "No person is hired with this card.")
+                self.add_error("e_person", _("No person is hired with this card."))
                 return None
             pid = hired["id"] if isinstance(hired, dict) else hired
             step = {"effect": pid, "gain": gain}
@@ -1134,10 +1191,10 @@ class RoundForm(forms.Form):
 
     def _step_turn(self, step: str) -> None:
         if self.stage != TURN:
-            self.add_error(None, "There is no turn to enter now.")
+            self.add_error(None, _("There is no turn to enter now."))
             return
         if self.pending_question() is not None:
-            self.add_error("t_choice", "First say what the penalty takes.")
+            self.add_error("t_choice", _("First say what the penalty takes."))
             return
         seat = self.turn_seat
         card = self._card_step(seat)
@@ -1150,7 +1207,7 @@ class RoundForm(forms.Form):
         new = [s for s in ((effect, card) if before else (card, effect)) if s is not None]
         draft = self.current.copy()
         if not new and not draft.open:
-            self.add_error("card", f"Which card did {self.names[seat]} play?")
+            self.add_error("card", _("Which card did %(name)s play?") % {"name": self.names[seat]})
             return
         self._trying = new
         for k in range(1, len(new) + 1):
@@ -1167,7 +1224,7 @@ class RoundForm(forms.Form):
 
     def _auto_penalties(self, draft: Draft) -> Draft:
         """Penalties an effect triggered that leave no choice follow at once."""
-        for _ in range(10):
+        for _k in range(10):
             reading = self._reading_of(draft)
             if not (reading.progress.error and reading.progress.error.code == "missing_penalty"):
                 return draft
@@ -1195,11 +1252,24 @@ class RoundForm(forms.Form):
         if step == MORE or cards < plays:
             if cards < plays:
                 left = plays - cards
-                self.notice = f"{name} plays {words.plural(left, 'more card')} in this turn."
                 if cards == 0:
-                    self.notice += " The actions offered now count what the effect gave."
+                    self.notice = ngettext(
+                        "%(name)s plays %(count)s more card in this turn. The actions offered now "
+                        "count what the effect gave.",
+                        "%(name)s plays %(count)s more cards in this turn. The actions offered now "
+                        "count what the effect gave.",
+                        left,
+                    ) % {"name": name, "count": left}
+                else:
+                    self.notice = ngettext(
+                        "%(name)s plays %(count)s more card in this turn.",
+                        "%(name)s plays %(count)s more cards in this turn.",
+                        left,
+                    ) % {"name": name, "count": left}
             else:
-                self.notice = f"{name}'s turn goes on: add an effect, or save the turn."
+                self.notice = _("%(name)s's turn goes on: add an effect, or save the turn.") % {
+                    "name": name
+                }
             return
         closed = draft.copy()
         closed.turns = [*closed.turns, {"seat": seat, "steps": closed.open}]
@@ -1210,10 +1280,17 @@ class RoundForm(forms.Form):
             return
         self._commit(closed)
         number = len(closed.turns)
-        self.notice = f"Turn {number} entered ({name})."
         if reading.complete:
-            self.notice += " Every turn is entered: check the round, then save it."
+            self.notice = _(
+                "Turn %(number)s entered (%(name)s). Every turn is entered: check the round, then "
+                "save it."
+            ) % {"number": number, "name": name}
             self._ready = True  # the page's review comes next: nothing is stored before it
+        else:
+            self.notice = _("Turn %(number)s entered (%(name)s).") % {
+                "number": number,
+                "name": name,
+            }
 
     def pending_question(self) -> dict[str, Any] | None:
         """A penalty an effect of the turn being entered triggered, when it leaves a choice."""
@@ -1231,6 +1308,7 @@ class RoundForm(forms.Form):
             "name": self.names[seat],
             "color": color,
             "what": words.PENALTY_NAMES[color],
+            "tokens_colour": words.colour(words.COLOR_FP, color),
             "options": penalty_options(view, seat, color),
             "verb": "discards" if color == "brown" else "loses",
         }
@@ -1238,11 +1316,11 @@ class RoundForm(forms.Form):
     def _step_turn_penalty(self, step: str) -> None:
         question = self.pending_question()
         if question is None:
-            self.add_error(None, "No penalty is due now.")
+            self.add_error(None, _("No penalty is due now."))
             return
         choice = (self.cleaned_data.get("t_choice") or "").strip()
         if question["options"] and not choice:
-            self.add_error("t_choice", f"What does {question['name']} lose?")
+            self.add_error("t_choice", _("What does %(name)s lose?") % {"name": question["name"]})
             return
         entry = {"penalty": penalty_entry(question["seat"], question["color"], choice)}
         draft = self.current.copy()
@@ -1273,10 +1351,10 @@ class RoundForm(forms.Form):
 
     def _step_pass(self, step: str) -> None:
         if self.stage != TURN:
-            self.add_error(None, "There is no turn to pass now.")
+            self.add_error(None, _("There is no turn to pass now."))
             return
         if self.current.open:
-            self.add_error("passing", "This turn has steps already: take them back to pass.")
+            self.add_error("passing", _("This turn has steps already: take them back to pass."))
             return
         seat = self.turn_seat
         draft = self.current.copy()
@@ -1286,15 +1364,23 @@ class RoundForm(forms.Form):
             self.engine_error(reading.refusal, passing=True)
             return
         self._commit(draft)
-        self.notice = f"Turn {len(draft.turns)}: {self.names[seat]} passes."
+        params = {"number": len(draft.turns), "name": self.names[seat]}
         if reading.complete:
-            self.notice += " Every turn is entered: check the round, then save it."
+            self.notice = (
+                _(
+                    "Turn %(number)s: %(name)s passes. Every turn is entered: check the round, "
+                    "then save it."
+                )
+                % params
+            )
             self._ready = True  # the page's review comes next: nothing is stored before it
+        else:
+            self.notice = _("Turn %(number)s: %(name)s passes.") % params
 
     def _step_save(self, step: str) -> None:
         """The round complete: to the review (and from the review's "Save", stored)."""
         if self.stage != SAVE:
-            self.add_error(None, "The round is not complete yet.")
+            self.add_error(None, _("The round is not complete yet."))
             return
         self._ready = True
 
@@ -1311,10 +1397,10 @@ class RoundForm(forms.Form):
             draft.open = list(last.get("steps") or [])
         self._commit(draft)
         name = words.seat_name(last.get("seat"), self.names)
-        self.notice = (
-            f"Turn {len(draft.turns) + 1} ({name}) is open again with what was entered: add to "
-            "it, take back its last step, or save it again."
-        )
+        self.notice = _(
+            "Turn %(number)s (%(name)s) is open again with what was entered: add to it, take "
+            "back its last step, or save it again."
+        ) % {"number": len(draft.turns) + 1, "name": name}
 
     # What the view asks.
 
@@ -1353,7 +1439,9 @@ class RoundForm(forms.Form):
                 self.add_error(self._turn_field(exc, step), text)
             else:
                 self.turn_errors[exc.turn] = text
-                self.add_error(None, f"Turn {exc.turn}: {text}")
+                self.add_error(
+                    None, _("Turn %(number)s: %(message)s") % {"number": exc.turn, "message": text}
+                )
             return
         field_name = self._phase2_field(exc, upkeep)
         self.add_error(field_name, text)
@@ -1402,15 +1490,11 @@ class RoundForm(forms.Form):
 # In an engine's refusal: a seat, a house (0-based), a quoted person id or key (not the
 # apostrophe of "a turn's").
 REFUSAL_PARTS = re.compile(r"\bseat (\d+)|\bhouse (\d+)\b|(?<!\w)'([^']*)'(?!\w)")
+QUOTED = re.compile(r"(?<!\w)'([^']*)'(?!\w)")
 
 
-def refusal_words(
-    exc: LogError, names: Sequence[str], persons: Mapping[str, str] | None = None
-) -> str:
-    """The engine's refusal as the pages show it, in the players' terms: the player named
-    first, persons by name, houses counted from 1, then where ("Bea has 3 florins, 6 needed
-    (round 2, turn 5)."). The code and the 0-based seats are the API's (``exc`` keeps them)."""
-    persons = persons or {}
+def _english_words(exc: LogError, names: Sequence[str], persons: Mapping[str, str]) -> str:
+    """The engine's English message in the players' terms (seats, houses, persons)."""
 
     def words_of(match: re.Match[str]) -> str:
         seat, house, quoted = match.groups()
@@ -1424,15 +1508,65 @@ def refusal_words(
     text = exc.message.replace(" suffer its ", " suffer the ")
     # One pass over the engine's own words: a name put in (a player's "O'Brien", a person's
     # "in house 2") is not read again.
-    text = REFUSAL_PARTS.sub(words_of, text)
+    return REFUSAL_PARTS.sub(words_of, text)
+
+
+def _translated_words(
+    exc: LogError, names: Sequence[str], persons: Mapping[str, str]
+) -> str | None:
+    """The engine's refusal in the active language, from its template (``said``): seats as
+    names, codes in words, a house counted from 1, persons by name. None when the template has
+    no translation (the English words are read from the message)."""
+    template = getattr(exc, "template", None)
+    params: Mapping[str, Any] = getattr(exc, "params", None) or {}
+    if not template or not params:
+        return None
+    translated = _(template)
+    if translated == template:
+        return None
+    filled: dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, Seat):
+            k = value.number
+            filled[key] = (
+                names[k] if 0 <= k < len(names) else _("player %(number)s") % {"number": k + 1}
+            )
+        elif isinstance(value, Code):
+            filled[key] = persons.get(value.value) or str(
+                words.LOG_KEY_WORDS.get(value.value, value.value.replace("_", " "))
+            )
+        elif "house" in key and isinstance(value, int) and not isinstance(value, bool):
+            filled[key] = value + 1
+        else:
+            filled[key] = value
+    try:
+        text = translated.format(**filled)
+    except (KeyError, IndexError, ValueError):
+        return None
+    return QUOTED.sub(lambda m: persons.get(m.group(1), m.group(1)), text)
+
+
+def refusal_words(
+    exc: LogError, names: Sequence[str], persons: Mapping[str, str] | None = None
+) -> str:
+    """The engine's refusal as the pages show it, in the players' terms: the player named
+    first, persons by name, houses counted from 1, then where ("Bea has 3 florins, 6 needed
+    (round 2, turn 5)."). The code and the 0-based seats are the API's (``exc`` keeps them)."""
+    persons = persons or {}
+    text = _translated_words(exc, names, persons)
+    if text is None:
+        text = _english_words(exc, names, persons)
     who = names[exc.seat] if exc.seat is not None and 0 <= exc.seat < len(names) else None
     if who is not None and not text.startswith(who):
-        text = f"{who}: {text}"
+        # Translators: a refusal about a player: the player's name, then the reason.
+        text = _("%(name)s: %(message)s") % {"name": who, "message": text}
     if not any(text.startswith(name) for name in names if name):
         text = text[:1].upper() + text[1:]  # a player's name is written as it is
-    where = []
+    params = {"message": text, "round": exc.round, "turn": exc.turn}
+    if exc.round is not None and exc.turn is not None:
+        return _("%(message)s (round %(round)s, turn %(turn)s).") % params
     if exc.round is not None:
-        where.append(f"round {exc.round}")
+        return _("%(message)s (round %(round)s).") % params
     if exc.turn is not None:
-        where.append(f"turn {exc.turn}")
-    return f"{text} ({', '.join(where)})." if where else f"{text}."
+        return _("%(message)s (turn %(turn)s).") % params
+    return f"{text}."

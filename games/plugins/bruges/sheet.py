@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+
 from games.models import Game
 from games.plugins.bruges import words
 from games.web import present
@@ -16,6 +19,11 @@ from scoring.engine import get_engine
 from scoring.engine.bruges.rules import CATEGORIES, PRICE_PER_POINT, THIRD_SPACE
 
 GAME_TYPE = "bruges"
+# The engine's wording of its tie-breaks (``info.tiebreak_wording``), for the pages.
+TIEBREAK_WORDS = {
+    "florins": gettext_lazy("placed by florins among players with as many points"),
+    "shared": gettext_lazy("shared: as many points and as many florins"),
+}
 
 
 def _persons(result: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -36,15 +44,46 @@ def tiebreak_words(player: Mapping[str, Any], players: Sequence[Mapping[str, Any
     florins = player["florins"]
     if code == "shared":
         same = [p for p in tied if p["florins"] == florins]
-        return (
-            f"Tied on {score} points and {words.plural(florins, 'florin')} with "
-            f"{present.names_joined([p['name'] for p in same or tied])}: the place is "
-            f"{wording}."
-        )
+        return ngettext(
+            "Tied on %(score)s points and %(count)s florin with %(names)s: the place is "
+            "shared: as many points and as many florins.",
+            "Tied on %(score)s points and %(count)s florins with %(names)s: the place is "
+            "shared: as many points and as many florins.",
+            florins,
+        ) % {
+            "score": score,
+            "count": florins,
+            "names": present.names_joined([p["name"] for p in same or tied]),
+        }
     others = ", ".join(f"{p['name']} {p['florins']}" for p in tied)
+    params = {
+        "score": score,
+        "names": names,
+        "name": player["name"],
+        "count": florins,
+        "others": others,
+        "wording": TIEBREAK_WORDS.get(code, wording),
+    }
+    if code == "florins":
+        return (
+            ngettext(
+                "Tied on %(score)s points with %(names)s: placed by florins among players with as "
+                "many points. %(name)s has %(count)s florin (%(others)s).",
+                "Tied on %(score)s points with %(names)s: placed by florins among players with as "
+                "many points. %(name)s has %(count)s florins (%(others)s).",
+                florins,
+            )
+            % params
+        )
     return (
-        f"Tied on {score} points with {names}: {wording}. {player['name']} has "
-        f"{words.plural(florins, 'florin')} ({others})."
+        ngettext(
+            "Tied on %(score)s points with %(names)s: %(wording)s. %(name)s has %(count)s florin "
+            "(%(others)s).",
+            "Tied on %(score)s points with %(names)s: %(wording)s. %(name)s has %(count)s florins "
+            "(%(others)s).",
+            florins,
+        )
+        % params
     )
 
 
@@ -78,22 +117,27 @@ def _detail(category: str, player: Mapping[str, Any], persons: Mapping[str, Any]
         ]
         return " + ".join(str(v) for v in values) if len(values) > 1 else ""
     if category == "houses":
-        return words.plural(player.get("houses", 0), "house")
+        houses = player.get("houses", 0)
+        return ngettext("%(count)s house", "%(count)s houses", houses) % {"count": houses}
     if category == "laurels":
         return ", ".join(
             f"{persons.get(item['person'], {}).get('name', item['person'])} {item['points']}"
             for item in player.get("laurels") or []
         )
     if category == "majorities":
-        return ", ".join(words.MAJORITY_LABELS.get(m, m) for m in player.get("majorities") or [])
+        return words.majorities_joined(player.get("majorities") or [])
     if category == "canals":
         canals = player.get("canals") or {}
-        return ", ".join(s for s in ("left", "right") if canals.get(s, 0) >= THIRD_SPACE)
+        return ", ".join(
+            str(words.SECTION_LABELS[s])
+            for s in ("left", "right")
+            if canals.get(s, 0) >= THIRD_SPACE
+        )
     if category == "statues":
         statues = player.get("statues") or []
         return " + ".join(str(v) for v in statues) if len(statues) > 1 else ""
     if category == "prestige":
-        return f"step {player.get('step', 0)}"
+        return _("step %(step)s") % {"step": player.get("step", 0)}
     return ""
 
 
@@ -168,6 +212,19 @@ def round_seats(summary: Mapping[str, Any], players: int) -> list[dict[str, Any]
     return out
 
 
+_GAINED = {
+    "points": lambda n: ngettext("%(value)+d point", "%(value)+d points", n),
+    "florins": lambda n: ngettext("%(value)+d florin", "%(value)+d florins", n),
+    "workers": lambda n: ngettext("%(value)+d worker", "%(value)+d workers", n),
+}
+_COUNTED = {
+    "houses": lambda n: ngettext("%(count)s house", "%(count)s houses", n),
+    "persons": lambda n: ngettext("%(count)s person", "%(count)s persons", n),
+    # Translators: canal tiles.
+    "tiles": lambda n: ngettext("%(count)s tile", "%(count)s tiles", n),
+}
+
+
 def round_history(result: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     """Per round: its first player, the prestige cost, and what each seat gained."""
     history = []
@@ -175,21 +232,30 @@ def round_history(result: Mapping[str, Any], names: Sequence[str]) -> list[dict[
         seats = []
         for s in round_seats(r, len(names)):
             parts = []
-            for key, word in (("points", "point"), ("florins", "florin"), ("workers", "worker")):
-                if s[key]:
-                    parts.append(f"{s[key]:+d} {word}{'s' if abs(s[key]) != 1 else ''}")
+            for key in ("points", "florins", "workers"):
+                value = s[key]
+                if value:
+                    parts.append(_GAINED[key](abs(value)) % {"value": value})
             if s["prestige"]:
-                parts.append(f"+{s['prestige']} prestige")
-            for key, word in (("houses", "house"), ("persons", "person"), ("tiles", "tile")):
+                parts.append(_("+%(value)s prestige") % {"value": s["prestige"]})
+            for key in ("houses", "persons", "tiles"):
                 if s[key]:
-                    parts.append(words.plural(s[key], word))
+                    parts.append(_COUNTED[key](s[key]) % {"count": s[key]})
             if s["statues"]:
-                parts.append("statue " + " + ".join(str(v) for v in s["statues"]))
+                statues = " + ".join(str(v) for v in s["statues"])
+                parts.append(_("statue %(values)s") % {"values": statues})
             if s["penalties"]:
-                parts.append("penalties: " + ", ".join(s["penalties"]))
+                colours = ", ".join(words.colour(words.COLOR_NAMES, c) for c in s["penalties"])
+                parts.append(_("penalties: %(colours)s") % {"colours": colours})
             if s["flipped"]:
-                parts.append("flipped " + ", ".join(s["flipped"]))
-            seats.append({"name": names[s["seat"]], "words": "; ".join(parts) or "nothing"})
+                flipped = words.majorities_joined(s["flipped"])
+                parts.append(_("flipped %(tiles)s") % {"tiles": flipped})
+            seats.append(
+                {
+                    "name": names[s["seat"]],
+                    "words": "; ".join(parts) or pgettext("bruges gain", "nothing"),
+                }
+            )
         history.append(
             {
                 "round": r["round"],

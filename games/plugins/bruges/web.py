@@ -18,6 +18,8 @@ from typing import Any
 
 from django import forms
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games import services
 from games.errors import RecordError
@@ -45,16 +47,40 @@ from scoring.engine.bruges.table import Table, read_table
 GAME_TYPE = "bruges"
 # The words of the log's keys for the generic pages' refusals (``games.web.refusals``; the round
 # entry words its own with ``entry.refusal_words``, which also names persons and houses).
-REFUSAL_VOCABULARY = refusals.Vocabulary(
-    words={
-        "upkeep": "the automatic effects outside the turns",
-        "final": "the end of the game",
-        "laurels": "the laurel points",
-        "penalties": "the penalties",
-        "turns": "the turns",
-        "first_player": "the first player",
-    }
-)
+REFUSAL_VOCABULARY = refusals.Vocabulary(words=words.LOG_KEY_WORDS)
+
+
+# The labels of the engine's statistics (``info.stats``) on the pages.
+STAT_LABELS = {
+    "points": gettext_lazy("Points"),
+    "points_track": gettext_lazy("Score track points"),
+    "points_persons": gettext_lazy("Person points"),
+    "points_houses": gettext_lazy("House points"),
+    "points_laurels": gettext_lazy("Laurel points"),
+    "points_majorities": gettext_lazy("Majority points"),
+    "points_canals": gettext_lazy("Canal (3rd space) points"),
+    "points_statues": gettext_lazy("Statue points"),
+    "points_prestige": gettext_lazy("Prestige points"),
+    "statues_taken": gettext_lazy("Statues taken"),
+    "majorities_flipped": gettext_lazy("Majority tiles flipped"),
+    "cards_played": gettext_lazy("Cards played"),
+    "penalties_blue": gettext_lazy("Blue penalties"),
+    "penalties_brown": gettext_lazy("Brown penalties"),
+    "penalties_red": gettext_lazy("Red penalties"),
+    "penalties_purple": gettext_lazy("Purple penalties"),
+    "penalties_yellow": gettext_lazy("Yellow penalties"),
+    "hired_nobles": pgettext_lazy("bruges statistic", "Nobles hired"),
+    "hired_bureaucrats": pgettext_lazy("bruges statistic", "Bureaucrats hired"),
+    "hired_entertainers": pgettext_lazy("bruges statistic", "Entertainers hired"),
+    "hired_merchants": pgettext_lazy("bruges statistic", "Merchants hired"),
+    "hired_craftsmen": pgettext_lazy("bruges statistic", "Craftsmen hired"),
+    "hired_courtiers": pgettext_lazy("bruges statistic", "Courtiers hired"),
+    "hired_clergy": pgettext_lazy("bruges statistic", "Clergy hired"),
+    "hired_artists": pgettext_lazy("bruges statistic", "Artists hired"),
+    "hired_defenders": pgettext_lazy("bruges statistic", "Defenders hired"),
+    "hired_underworld": pgettext_lazy("bruges statistic", "Underworld hired"),
+    "hired_scholars": pgettext_lazy("bruges statistic", "Scholars hired"),
+}
 
 
 # --- Reads ------------------------------------------------------------------------------------
@@ -83,7 +109,9 @@ def edition_unverified(game: Game) -> bool:
 
 
 def _edition_label(edition: Edition) -> str:
-    return edition.key + ("" if edition.verified else " (not verified against the printed board)")
+    if edition.verified:
+        return edition.key
+    return _("%(key)s (not verified against the printed board)") % {"key": edition.key}
 
 
 class NewGameOptions(forms.Form):
@@ -93,8 +121,8 @@ class NewGameOptions(forms.Form):
 
     edition = forms.ChoiceField(
         choices=[],
-        label="Board edition",
-        help_text="The prestige points and canal spaces of the board (rules B1).",
+        label=gettext_lazy("Board edition"),
+        help_text=gettext_lazy("The prestige points and canal spaces of the board (rules B1)."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -121,18 +149,30 @@ def entry_form(game: Game, table: EntryTable, names: list[str], data: Any = None
     return RoundForm(data, initial={"number": table.number}, table=table)
 
 
-def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
+def _flips(result: dict[str, Any], number: int, names: list[str]) -> str:
+    """The majority tiles flipped in round ``number``, in words ("" when none)."""
     rounds = result.get("rounds") or []
-    text = f"Round {number} saved."
-    if number <= len(rounds):
-        flips = [
-            f"{names[s['seat']]} flipped {present_list(s['flipped'])}"
-            for s in sheet.round_seats(rounds[number - 1], len(names))
-            if s["flipped"]
-        ]
-        if flips:
-            text += " Majorities: " + "; ".join(flips) + "."
-    return text
+    if number > len(rounds):
+        return ""
+    return "; ".join(
+        _("%(name)s flipped %(tiles)s")
+        % {
+            "name": names[s["seat"]],
+            "tiles": present_list([str(words.MAJORITY_LABELS.get(m, m)) for m in s["flipped"]]),
+        }
+        for s in sheet.round_seats(rounds[number - 1], len(names))
+        if s["flipped"]
+    )
+
+
+def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
+    flips = _flips(result, number, names)
+    if flips:
+        return _("Round %(number)s saved. Majorities: %(flips)s.") % {
+            "number": number,
+            "flips": flips,
+        }
+    return _("Round %(number)s saved.") % {"number": number}
 
 
 def entry_review(
@@ -149,26 +189,35 @@ def entry_review(
         return persons.get(pid, pid)
 
     review = review_context(form, person_name)
-    lines = [f"At the draw: {w}." for w in review["draw"]]
-    lines.append(f"Dice: {review['dice']} (threat tokens: {review['threats']}).")
-    lines.extend(f"Penalty: {w}." for w in review["penalties"])
-    lines.extend(f"After the dice: {w}." for w in review["after_dice"])
-    lines.append(f"Prestige: {review['prestige']}.")
-    lines.extend(f"After prestige: {w}." for w in review["after_prestige"])
+    lines = [_("At the draw: %(what)s.") % {"what": w} for w in review["draw"]]
+    lines.append(
+        _("Dice: %(dice)s (threat tokens: %(threats)s).")
+        % {"dice": review["dice"], "threats": review["threats"]}
+    )
+    lines.extend(_("Penalty: %(what)s.") % {"what": w} for w in review["penalties"])
+    lines.extend(_("After the dice: %(what)s.") % {"what": w} for w in review["after_dice"])
+    lines.append(_("Prestige: %(who)s.") % {"who": review["prestige"]})
+    lines.extend(_("After prestige: %(what)s.") % {"what": w} for w in review["after_prestige"])
     for k, turn in enumerate(form.current.turns, start=1):
         seat = turn.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-        lines.append(f"Turn {k}, {who}: {words.turn_words(turn, names, person_name)}.")
-    after = entry_saved(result, number, names).removeprefix(f"Round {number} saved.").strip()
+        lines.append(
+            _("Turn %(number)s, %(name)s: %(what)s.")
+            % {"number": k, "name": who, "what": words.turn_words(turn, names, person_name)}
+        )
+    after = []
+    flips = _flips(result, number, names)
+    if flips:
+        after.append(_("Majorities: %(flips)s.") % {"flips": flips})
     standing = sheet.standings(result)
     scores = "; ".join(f"{p.get('name')} {p.get('score')}" for p in standing if isinstance(p, dict))
     if scores:
-        after = f"{after} Scores after it: {scores}.".strip()
+        after.append(_("Scores after it: %(scores)s.") % {"scores": scores})
     return {
-        "title": f"Round {number}: check it before saving",
+        "title": _("Round %(number)s: check it before saving") % {"number": number},
         "number": number,
         "lines": lines,
-        "after": after,
+        "after": " ".join(after),
         "change": ("step", "change"),
     }
 
@@ -256,6 +305,11 @@ def round_context(form: RoundForm) -> dict[str, Any]:
     return context
 
 
+def dice_words(dice: dict[str, Any]) -> str:
+    """ "blue 3, brown 5, ..."."""
+    return ", ".join(f"{words.COLOR_NAMES[c]} {dice.get(c)}" for c in COLORS)
+
+
 def review_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
     """The whole round as it will be saved, in words, before it is stored."""
     draft = form.current
@@ -272,11 +326,14 @@ def review_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
         elif "effect" in u:
             who = words.seat_name(u.get("seat"), names)
             by_at[at].append(
-                f"{who}'s {person_name(str(u.get('effect')))}: {words.gain_words(u.get('gain'))}"
+                words.effect_words(person_name(str(u.get("effect"))), u.get("gain"), who)
             )
     return {
-        "dice": ", ".join(f"{c} {dice.get(c)}" for c in COLORS),
-        "threats": present_list(threats) if threats else "none",
+        "dice": dice_words(dice),
+        "threats": present_list([str(words.COLOR_NAMES[c]) for c in threats])
+        if threats
+        # Translators: no threat tokens.
+        else pgettext("bruges threat tokens", "none"),
         "draw": by_at["draw"],
         "penalties": [
             words.penalty_words(p, names, person_name)
@@ -286,7 +343,7 @@ def review_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
         "after_dice": by_at["dice"],
         "prestige": present_list([names[s] for s in draft.prestige if 0 <= s < len(names)])
         if draft.prestige
-        else "no one",
+        else _("no one"),
         "after_prestige": by_at["prestige"],
     }
 
@@ -303,10 +360,18 @@ def upkeep_words(form: RoundForm, person_name: Any, moments: Sequence[str]) -> l
             out.append(words.penalty_words(u["penalty"], names, person_name))
         elif "effect" in u:
             who = words.seat_name(u.get("seat"), names)
-            when = "" if tuple(moments) == ("draw",) else f", {words.AT_LABELS.get(u.get('at'))}"
+            person = person_name(str(u.get("effect")))
+            if tuple(moments) == ("draw",):
+                out.append(words.effect_words(person, u.get("gain"), who))
+                continue
             out.append(
-                f"{who}'s {person_name(str(u.get('effect')))}{when}: "
-                f"{words.gain_words(u.get('gain'))}"
+                _("%(player)s's %(person)s, %(when)s: %(gain)s")
+                % {
+                    "player": who,
+                    "person": person,
+                    "when": words.AT_LABELS.get(u.get("at")),
+                    "gain": words.gain_words(u.get("gain")),
+                }
             )
     return out
 
@@ -327,7 +392,7 @@ def _draw_context(form: RoundForm, view: Table) -> dict[str, Any]:
     return {
         "upkeep_question": _upkeep_question(form),
         "draw_persons": [
-            (f"{p.seat}:{p.id}", f"{names[p.seat]}'s {person_label(view, p.id)}")
+            (f"{p.seat}:{p.id}", words.whose(names[p.seat], person_label(view, p.id)))
             for p in view.persons
             if p.status == "in_play" and p.icon == "infinity"
         ],
@@ -354,16 +419,17 @@ def _phase2_context(form: RoundForm, person_name: Any) -> dict[str, Any]:
     threats = questions["threats"]
     question = _upkeep_question(form)
     upkeep_persons = [
-        (f"{p.seat}:{p.id}", f"{names[p.seat]}'s {person_label(questions['view'], p.id)}")
+        (f"{p.seat}:{p.id}", words.whose(names[p.seat], person_label(questions["view"], p.id)))
         for p in questions["view"].persons
         if p.status == "in_play" and p.icon == "infinity"
     ]
     return {
         "threat_colors": [words.COLOR_LABELS[c] for c in threats],
         "threat_words": (
-            "Everyone gets a threat token of each: " + present_list(threats) + "."
+            _("Everyone gets a threat token of each: %(colours)s.")
+            % {"colours": present_list([str(words.COLOR_NAMES[c]) for c in threats])}
             if threats
-            else "No die shows 5 or 6: no threat tokens."
+            else _("No die shows 5 or 6: no threat tokens.")
         ),
         "penalties": penalties,
         "penalties_waiting": questions["waiting"],
@@ -399,7 +465,7 @@ def _turn_context(form: RoundForm, view: Table, person_name: Any) -> dict[str, A
         "turn_number": number,
         "turn_seat": seat,
         "turn_name": names[seat],
-        "turn_in_round": f"{(form.turn_index // len(names)) + 1} of 4",
+        "turn_in_round": (form.turn_index // len(names)) + 1,
         "open_steps": [words.step_words(s, names, person_name) for s in draft.open],
         "can_pass": form.can_pass(),
         "cards_round": form.cards_this_round()[seat],
@@ -414,7 +480,8 @@ def _turn_context(form: RoundForm, view: Table, person_name: Any) -> dict[str, A
         }
         return context
     context["card_choices"] = [
-        _choice(form, "card", c, words.COLOR_LABELS[c], die=dice.get(c), color=c) for c in COLORS
+        _choice(form, "card", c, str(words.COLOR_LABELS[c]), die=dice.get(c), color=c)
+        for c in COLORS
     ]
     context["actions"] = action_choices(form, view, me)
     # Persons: the ones met in this game, by name (a hire remembers their details).
@@ -478,52 +545,73 @@ def action_choices(form: RoundForm, view: Table, me: Any) -> list[dict[str, Any]
     house. ``colors``: the card colours the action takes (the script disables the others)."""
     dice = form.current.dice or {}
     out = [
-        _choice(form, "action", "workers", "Workers", detail="+2 of the card's colour"),
+        _choice(
+            form,
+            "action",
+            "workers",
+            _("Workers"),
+            detail=_("+2 of the card's colour"),
+        ),
         _choice(
             form,
             "action",
             "florins",
-            "Florins",
-            detail="the die of the card's colour: "
-            + ", ".join(f"{c} {dice.get(c)}" for c in COLORS),
+            _("Florins"),
+            detail=_("the die of the card's colour: %(dice)s") % {"dice": dice_words(dice)},
         ),
     ]
     held = [c for c in COLORS if me.threats[c] > 0]
     if held:
+        tokens = ", ".join(f"{words.COLOR_NAMES[c]} {me.threats[c]}" for c in held)
         out.append(
             _choice(
                 form,
                 "action",
                 "threat",
-                "Return a threat token",
-                detail="+1 point; tokens held: " + ", ".join(f"{c} {me.threats[c]}" for c in held),
+                _("Return a threat token"),
+                detail=_("+1 point; tokens held: %(tokens)s") % {"tokens": tokens},
                 colors=" ".join(held),
             )
         )
     for space in me.next_spaces:
         if me.florins < space.cost:
             continue
-        colour = f"a {space.color} card" if space.color else "any card"
+        params = {"space": space.space, "count": space.cost}
+        if space.color:
+            params["colour"] = words.colour(words.COLOR_F, space.color)
+            detail = ngettext(
+                "space %(space)s: %(count)s florin, a %(colour)s card",
+                "space %(space)s: %(count)s florins, a %(colour)s card",
+                space.cost,
+            )
+        else:
+            detail = ngettext(
+                "space %(space)s: %(count)s florin, any card",
+                "space %(space)s: %(count)s florins, any card",
+                space.cost,
+            )
         out.append(
             _choice(
                 form,
                 "action",
                 f"canal:{space.section}",
-                f"Canal, {space.section}",
-                detail=f"space {space.space}: {words.plural(space.cost, 'florin')}, {colour}",
+                _("Canal, %(section)s")
+                % {"section": words.colour(words.SECTION_LABELS, space.section)},
+                detail=detail % params,
                 colors=space.color or "",
             )
         )
     workers = [c for c in COLORS if me.workers[c] > 0]
     if workers:
+        held_workers = ", ".join(f"{words.COLOR_NAMES[c]} {me.workers[c]}" for c in workers)
         out.append(
             _choice(
                 form,
                 "action",
                 "house",
-                "House",
-                detail="pays a worker of the card's colour; held: "
-                + ", ".join(f"{c} {me.workers[c]}" for c in workers),
+                _("House"),
+                detail=_("pays a worker of the card's colour; held: %(workers)s")
+                % {"workers": held_workers},
                 colors=" ".join(workers),
             )
         )
@@ -533,9 +621,13 @@ def action_choices(form: RoundForm, view: Table, me: Any) -> list[dict[str, Any]
                 form,
                 "action",
                 f"person:{house.index}",
-                f"Person into house {house.index + 1}",
-                detail=f"a {house.color} house; pays the person's price "
-                f"({words.plural(me.florins, 'florin')} held)",
+                _("Person into house %(number)s") % {"number": house.index + 1},
+                detail=ngettext(
+                    "a %(colour)s house; pays the person's price (%(count)s florin held)",
+                    "a %(colour)s house; pays the person's price (%(count)s florins held)",
+                    me.florins,
+                )
+                % {"colour": words.colour(words.COLOR_F, house.color), "count": me.florins},
                 person=True,
             )
         )
@@ -553,7 +645,10 @@ def effect_choices(form: RoundForm, view: Table, seat: int) -> list[tuple[str, s
     if isinstance(last, dict) and last.get("action") == "person":
         given = last.get("person")
         just_hired = given.get("id") if isinstance(given, dict) else given
-    out: list[tuple[str, str]] = [("", "— no effect —"), ("new", "The person hired with this card")]
+    out: list[tuple[str, str]] = [
+        ("", _("— no effect —")),
+        ("new", _("The person hired with this card")),
+    ]
     for p in view.persons:
         if p.status != "in_play":
             continue
@@ -562,9 +657,9 @@ def effect_choices(form: RoundForm, view: Table, seat: int) -> list[tuple[str, s
             if p.icon == "worker" and not p.used or p.icon == "infinity":
                 out.append((p.id, label))
             elif p.icon == "arrow" and p.id == just_hired:
-                out.append((p.id, f"{label}, just hired"))
+                out.append((p.id, _("%(person)s, just hired") % {"person": label}))
         elif p.icon == "infinity":
-            out.append((f"{p.seat}:{p.id}", f"{names[p.seat]}'s {person_label(view, p.id)}"))
+            out.append((f"{p.seat}:{p.id}", words.whose(names[p.seat], person_label(view, p.id))))
     return out
 
 
@@ -634,7 +729,12 @@ class LaurelsForm(forms.Form):
                 min_value=0,
                 max_value=999,
                 initial=0,
-                label=f"{item['person_name']} ({item['name']}'s; {item['details']})",
+                label=_("%(person)s (%(player)s's; %(details)s)")
+                % {
+                    "person": item["person_name"],
+                    "player": item["name"],
+                    "details": item["details"],
+                },
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "num-in"}),
             )
 
@@ -684,22 +784,29 @@ def laurel_persons(result: dict[str, Any]) -> list[dict[str, Any]]:
         if p.get("icon") == "laurel" and p.get("status") == "in_play":
             seat = p["seat"]
             tableau = players[seat].get("tableau") or [] if seat < len(players) else []
+            details = words.person_details(SimpleNamespace(**p))
             where = next(
                 (
-                    f"; in house {k + 1}, {h.get('color')}"
+                    _("%(details)s; in house %(number)s, %(colour)s")
+                    % {
+                        "details": details,
+                        "number": k + 1,
+                        "colour": words.colour(words.COLOR_F, h.get("color")),
+                    }
                     for k, h in enumerate(tableau)
                     if h.get("person") == p["id"]
                 ),
-                "",
+                details,
             )
-            details = words.person_details(SimpleNamespace(**p))
             out.append(
                 {
                     "seat": seat,
-                    "name": players[seat]["name"] if seat < len(players) else f"seat {seat}",
+                    "name": players[seat]["name"]
+                    if seat < len(players)
+                    else _("seat %(number)s") % {"number": seat},
                     "person": p["id"],
                     "person_name": p["name"],
-                    "details": f"{details}{where}",
+                    "details": where,
                     "group": words.GROUP_LABELS.get(p["group"], p["group"]),
                 }
             )
@@ -735,8 +842,8 @@ def game_page(
         "meta_template": "web/bruges/game_meta.html",
         "top_template": "web/bruges/table.html",
         "body_template": "web/bruges/game_body.html",
-        "over_heading": "The game is over",
-        "finish_button": "Finish and score the game",
+        "over_heading": _("The game is over"),
+        "finish_button": _("Finish and score the game"),
         "scripts": ["js/bruges.js"] if entry_form is not None else [],
         "finished": finished,
         "unverified": unverified,
@@ -752,7 +859,7 @@ def game_page(
     context["standings"] = sheet.standings(result)
     view = None
     current = None
-    table_title = "The table at the start"
+    table_title = _("The table at the start")
     if entry_form is not None:
         view = entry_form.reading.view
         context.update(round_context(entry_form))
@@ -760,21 +867,30 @@ def game_page(
         if stage == TURN:
             current = entry_form.turn_seat
         draft = entry_form.current
+        number = entry_form.table.number
         if draft.dice is None and draft.draw_entries():
-            table_title = f"Round {entry_form.table.number} after the effects at the draw"
+            table_title = _("Round %(number)s after the effects at the draw") % {"number": number}
         elif draft.dice is None:
-            table_title = f"The table before round {table.number if table else ''}"
+            table_title = _("The table before round %(number)s") % {
+                "number": table.number if table else ""
+            }
         elif draft.turns or draft.open:
-            table_title = f"Round {entry_form.table.number} after turn {len(draft.turns)}"
+            params = {"number": number, "turn": len(draft.turns)}
             if draft.open:
-                table_title += " (and the turn being entered)"
+                table_title = (
+                    _("Round %(number)s after turn %(turn)s (and the turn being entered)") % params
+                )
+            else:
+                table_title = _("Round %(number)s after turn %(turn)s") % params
         elif draft.phase2:
-            table_title = f"Round {entry_form.table.number} after the penalties and prestige"
+            table_title = _("Round %(number)s after the penalties and prestige") % {
+                "number": number
+            }
         else:
-            table_title = f"Round {entry_form.table.number} after the dice"
+            table_title = _("Round %(number)s after the dice") % {"number": number}
     elif table is not None:
         view = table.view
-        table_title = f"The table before round {table.number}"
+        table_title = _("The table before round %(number)s") % {"number": table.number}
     elif result:
         view = None
     if view is not None:
@@ -794,7 +910,7 @@ def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
     whether any of the scores comes from an edition not verified against the printed board."""
     info = get_engine(GAME_TYPE).info
     counts = [
-        {"name": s.name, "label": s.label, "value": stats.get(s.name)}
+        {"name": s.name, "label": STAT_LABELS.get(s.name, s.label), "value": stats.get(s.name)}
         for s in info.stats
         if stats.get(s.name) is not None
     ]
@@ -816,4 +932,4 @@ def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
 urlpatterns = edition_pages.urlpatterns
 
 # Links of the main menu to pages of this game's own: (label, url name).
-MENU = [("Bruges editions", "web:bruges-editions")]
+MENU = [(gettext_lazy("Bruges editions"), "web:bruges-editions")]

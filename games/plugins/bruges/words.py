@@ -1,74 +1,217 @@
 """Bruges in words, for the pages: colours, actions, person groups and icons, the scoring
-categories, and a round's steps as people say them ("red card: 2 workers")."""
+categories, and a round's steps as people say them ("red card: 2 workers").
+
+Every sentence is one message with named placeholders (Italian and Portuguese put words in
+another order and make a colour agree with its noun): a colour is put in by the form its noun
+needs (``COLOR_NAMES``: the colour's own name, also "a red worker"; ``COLOR_F``: a card, a house,
+a threat token, a penalty; ``COLOR_MP``: workers; ``COLOR_FP``: threat tokens). In English every
+form is the same word."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
 from scoring.engine.bruges.rules import CATEGORIES, COLORS, GROUPS
 
-COLOR_LABELS = {c: c.capitalize() for c in COLORS}
-GROUP_LABELS = {g: g.capitalize() for g in GROUPS}
-ICON_LABELS = {
-    "arrow": "Arrow (once, on hire)",
-    "worker": "Worker (pays a worker)",
-    "infinity": "Infinity (∞)",
-    "laurel": "Laurel (at the end)",
+# The colour's name (a die, a token's colour said alone; in Italian and Portuguese the
+# masculine singular: "rosso", "vermelho").
+COLOR_NAMES = {
+    "blue": pgettext_lazy("bruges colour", "blue"),
+    "brown": pgettext_lazy("bruges colour", "brown"),
+    "red": pgettext_lazy("bruges colour", "red"),
+    "purple": pgettext_lazy("bruges colour", "purple"),
+    "yellow": pgettext_lazy("bruges colour", "yellow"),
 }
-ICON_SHORT = {"arrow": "→", "worker": "worker", "infinity": "∞", "laurel": "laurel"}
+COLOR_LABELS = {
+    "blue": pgettext_lazy("bruges colour", "Blue"),
+    "brown": pgettext_lazy("bruges colour", "Brown"),
+    "red": pgettext_lazy("bruges colour", "Red"),
+    "purple": pgettext_lazy("bruges colour", "Purple"),
+    "yellow": pgettext_lazy("bruges colour", "Yellow"),
+}
+# Of a card, a house, a threat token, a penalty (feminine singular: "rossa", "vermelha").
+COLOR_F = {
+    "blue": pgettext_lazy("bruges colour, feminine singular", "blue"),
+    "brown": pgettext_lazy("bruges colour, feminine singular", "brown"),
+    "red": pgettext_lazy("bruges colour, feminine singular", "red"),
+    "purple": pgettext_lazy("bruges colour, feminine singular", "purple"),
+    "yellow": pgettext_lazy("bruges colour, feminine singular", "yellow"),
+}
+# Of workers (masculine plural: "rossi", "vermelhos").
+COLOR_MP = {
+    "blue": pgettext_lazy("bruges colour, masculine plural", "blue"),
+    "brown": pgettext_lazy("bruges colour, masculine plural", "brown"),
+    "red": pgettext_lazy("bruges colour, masculine plural", "red"),
+    "purple": pgettext_lazy("bruges colour, masculine plural", "purple"),
+    "yellow": pgettext_lazy("bruges colour, masculine plural", "yellow"),
+}
+# Of threat tokens (feminine plural: "rosse", "vermelhas").
+COLOR_FP = {
+    "blue": pgettext_lazy("bruges colour, feminine plural", "blue"),
+    "brown": pgettext_lazy("bruges colour, feminine plural", "brown"),
+    "red": pgettext_lazy("bruges colour, feminine plural", "red"),
+    "purple": pgettext_lazy("bruges colour, feminine plural", "purple"),
+    "yellow": pgettext_lazy("bruges colour, feminine plural", "yellow"),
+}
+WORKER_LABELS = {
+    "blue": gettext_lazy("Blue workers"),
+    "brown": gettext_lazy("Brown workers"),
+    "red": gettext_lazy("Red workers"),
+    "purple": gettext_lazy("Purple workers"),
+    "yellow": gettext_lazy("Yellow workers"),
+}
+THREAT_LABELS = {
+    "blue": gettext_lazy("Blue threats"),
+    "brown": gettext_lazy("Brown threats"),
+    "red": gettext_lazy("Red threats"),
+    "purple": gettext_lazy("Purple threats"),
+    "yellow": gettext_lazy("Yellow threats"),
+}
+GROUP_LABELS = {
+    "nobles": pgettext_lazy("bruges person group", "Nobles"),
+    "bureaucrats": pgettext_lazy("bruges person group", "Bureaucrats"),
+    "entertainers": pgettext_lazy("bruges person group", "Entertainers"),
+    "merchants": pgettext_lazy("bruges person group", "Merchants"),
+    "craftsmen": pgettext_lazy("bruges person group", "Craftsmen"),
+    "courtiers": pgettext_lazy("bruges person group", "Courtiers"),
+    "clergy": pgettext_lazy("bruges person group", "Clergy"),
+    "artists": pgettext_lazy("bruges person group", "Artists"),
+    "defenders": pgettext_lazy("bruges person group", "Defenders"),
+    "underworld": pgettext_lazy("bruges person group", "Underworld"),
+    "scholars": pgettext_lazy("bruges person group", "Scholars"),
+}
+assert tuple(GROUP_LABELS) == GROUPS
+assert tuple(COLOR_NAMES) == COLORS
+ICON_LABELS = {
+    "arrow": gettext_lazy("Arrow (once, on hire)"),
+    "worker": gettext_lazy("Worker (pays a worker)"),
+    "infinity": gettext_lazy("Infinity (∞)"),
+    "laurel": gettext_lazy("Laurel (at the end)"),
+}
+ICON_SHORT = {
+    "arrow": "→",
+    "worker": pgettext_lazy("bruges icon", "worker"),
+    "infinity": "∞",
+    "laurel": pgettext_lazy("bruges icon", "laurel"),
+}
 PENALTY_NAMES = {
-    "blue": "flood: loses every worker",
-    "brown": "plague: discards a person in play",
-    "red": "fire: loses a house or the outermost canal tile",
-    "purple": "plot: loses 3 points",
-    "yellow": "pillage: loses every florin",
+    "blue": gettext_lazy("flood: loses every worker"),
+    "brown": gettext_lazy("plague: discards a person in play"),
+    "red": gettext_lazy("fire: loses a house or the outermost canal tile"),
+    "purple": gettext_lazy("plot: loses 3 points"),
+    "yellow": gettext_lazy("pillage: loses every florin"),
 }
 CATEGORY_LABELS = {
-    "track": "Score track",
-    "persons": "Persons (price ÷ 3)",
-    "houses": "Houses (1 each)",
-    "laurels": "Laurels",
-    "majorities": "Majority tiles (4 each)",
-    "canals": "Canals: 3rd space (3 each)",
-    "statues": "Statues",
-    "prestige": "Prestige",
+    "track": gettext_lazy("Score track"),
+    "persons": gettext_lazy("Persons (price ÷ 3)"),
+    "houses": gettext_lazy("Houses (1 each)"),
+    "laurels": gettext_lazy("Laurels"),
+    "majorities": gettext_lazy("Majority tiles (4 each)"),
+    "canals": gettext_lazy("Canals: 3rd space (3 each)"),
+    "statues": gettext_lazy("Statues"),
+    "prestige": gettext_lazy("Prestige"),
 }
 assert tuple(CATEGORY_LABELS) == CATEGORIES
-MAJORITY_LABELS = {"prestige": "prestige", "persons": "persons", "canals": "canals"}
-SECTION_LABELS = {"left": "left", "right": "right"}
-AT_LABELS = {"draw": "at the draw", "dice": "after the dice", "prestige": "after prestige"}
-UNVERIFIED = "edition not verified"
+MAJORITY_LABELS = {
+    "prestige": pgettext_lazy("bruges majority tile", "prestige"),
+    "persons": pgettext_lazy("bruges majority tile", "persons"),
+    "canals": pgettext_lazy("bruges majority tile", "canals"),
+}
+# A canal section (in Italian and Portuguese the adjective of "sezione", "seção").
+SECTION_LABELS = {
+    "left": pgettext_lazy("bruges canal section", "left"),
+    "right": pgettext_lazy("bruges canal section", "right"),
+}
+AT_LABELS = {
+    "draw": gettext_lazy("at the draw"),
+    "dice": gettext_lazy("after the dice"),
+    "prestige": gettext_lazy("after prestige"),
+}
+UNVERIFIED = gettext_lazy("edition not verified")
+# The log's keys and codes as a refusal says them (the generic pages' ``REFUSAL_VOCABULARY``
+# and the round entry's refusals).
+LOG_KEY_WORDS = {
+    "upkeep": gettext_lazy("the automatic effects outside the turns"),
+    "final": gettext_lazy("the end of the game"),
+    "laurels": gettext_lazy("the laurel points"),
+    "penalties": gettext_lazy("the penalties"),
+    "turns": gettext_lazy("the turns"),
+    "first_player": gettext_lazy("the first player"),
+}
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (many or word + 's')}"
+def colour(table: Mapping[str, Any], code: Any) -> str:
+    """``code``'s colour in the form of ``table`` (a code no colour has: as it is)."""
+    return str(table.get(code, code)) if isinstance(code, str) else str(code)
+
+
+def majorities_joined(codes: Sequence[str]) -> str:
+    return ", ".join(str(MAJORITY_LABELS.get(m, m)) for m in codes)
+
+
+def florins(count: int) -> str:
+    """ "3 florins"."""
+    return ngettext("%(count)s florin", "%(count)s florins", count) % {"count": count}
 
 
 def gain_words(gain: Mapping[str, Any] | None) -> str:
     """ "+3 florins, +1 point, 2 red workers, returns 1 brown token" (empty gain: "nothing")."""
+    nothing = pgettext("bruges gain", "nothing")
     if not gain:
-        return "nothing"
+        return nothing
     parts = []
-    for key, word in (("florins", "florin"), ("points", "point")):
-        value = gain.get(key)
-        if isinstance(value, int) and value:
-            parts.append(f"{value:+d} {word}{'s' if abs(value) != 1 else ''}")
+    value = gain.get("florins")
+    if isinstance(value, int) and value:
+        parts.append(
+            ngettext("%(value)+d florin", "%(value)+d florins", abs(value)) % {"value": value}
+        )
+    value = gain.get("points")
+    if isinstance(value, int) and value:
+        parts.append(
+            ngettext("%(value)+d point", "%(value)+d points", abs(value)) % {"value": value}
+        )
     prestige = gain.get("prestige")
     if isinstance(prestige, int) and prestige:
-        parts.append(f"{prestige:+d} prestige step{'s' if abs(prestige) != 1 else ''}")
+        parts.append(
+            ngettext("%(value)+d prestige step", "%(value)+d prestige steps", abs(prestige))
+            % {"value": prestige}
+        )
     for color, value in (gain.get("workers") or {}).items():
         if isinstance(value, int) and value:
-            parts.append(f"{value:+d} {color} worker{'s' if abs(value) != 1 else ''}")
+            form = COLOR_NAMES if abs(value) == 1 else COLOR_MP
+            parts.append(
+                ngettext(
+                    "%(value)+d %(colour)s worker", "%(value)+d %(colour)s workers", abs(value)
+                )
+                % {"value": value, "colour": colour(form, color)}
+            )
     for color, value in (gain.get("threats") or {}).items():
         if isinstance(value, int) and value > 0:
-            parts.append(f"+{value} {color} threat{'s' if value != 1 else ''}")
+            form = COLOR_F if value == 1 else COLOR_FP
+            parts.append(
+                ngettext("+%(count)s %(colour)s threat", "+%(count)s %(colour)s threats", value)
+                % {"count": value, "colour": colour(form, color)}
+            )
         elif isinstance(value, int) and value < 0:
-            parts.append(f"returns {-value} {color} threat{'s' if value != -1 else ''}")
+            form = COLOR_F if value == -1 else COLOR_FP
+            parts.append(
+                ngettext(
+                    "returns %(count)s %(colour)s threat",
+                    "returns %(count)s %(colour)s threats",
+                    -value,
+                )
+                % {"count": -value, "colour": colour(form, color)}
+            )
     plays = gain.get("plays")
     if isinstance(plays, int) and plays:
-        parts.append(f"{plays} extra play{'s' if plays != 1 else ''}")
-    return ", ".join(parts) or "nothing"
+        parts.append(
+            ngettext("%(count)s extra play", "%(count)s extra plays", plays) % {"count": plays}
+        )
+    return ", ".join(parts) or nothing
 
 
 def seat_name(seat: Any, names: Sequence[str]) -> str:
@@ -80,21 +223,42 @@ def seat_name(seat: Any, names: Sequence[str]) -> str:
 def penalty_words(
     penalty: Mapping[str, Any], names: Sequence[str], person_name: Callable[[str], str]
 ) -> str:
-    """ "Ada: fire, loses house 2" and the like."""
+    """ "Ada: red penalty, loses house 2" and the like."""
     seat = penalty.get("seat")
-    who = seat_name(seat, names)
+    params: dict[str, Any] = {
+        "name": seat_name(seat, names),
+        "colour": colour(COLOR_F, penalty.get("color")),
+    }
     color = str(penalty.get("color"))
-    head = f"{who}: {color} penalty"
     if penalty.get("house") is not None:
         house = penalty["house"]
-        return f"{head}, loses house {house + 1 if isinstance(house, int) else house}"
+        params["house"] = house + 1 if isinstance(house, int) else house
+        return _("%(name)s: %(colour)s penalty, loses house %(house)s") % params
     if penalty.get("section") is not None:
-        return f"{head}, loses a tile of the {penalty['section']} canal"
+        params["section"] = colour(SECTION_LABELS, penalty["section"])
+        return _("%(name)s: %(colour)s penalty, loses a tile of the %(section)s canal") % params
     if penalty.get("person") is not None:
-        return f"{head}, discards {person_name(str(penalty['person']))}"
+        params["person"] = person_name(str(penalty["person"]))
+        return _("%(name)s: %(colour)s penalty, discards %(person)s") % params
     if color in ("brown", "red"):
-        return f"{head}, nothing to lose"
-    return head
+        return _("%(name)s: %(colour)s penalty, nothing to lose") % params
+    return _("%(name)s: %(colour)s penalty") % params
+
+
+def effect_words(person: str, gain: Mapping[str, Any] | None, owner: str | None = None) -> str:
+    """ "Ada's Principe: +2 florins" (``owner``: another seat's person), "Principe: +2 florins"."""
+    if owner is None:
+        return _("%(person)s: %(gain)s") % {"person": person, "gain": gain_words(gain)}
+    return _("%(player)s's %(person)s: %(gain)s") % {
+        "player": owner,
+        "person": person,
+        "gain": gain_words(gain),
+    }
+
+
+def whose(player: str, person: str) -> str:
+    """ "Ada's Principe": another seat's person."""
+    return _("%(player)s's %(person)s") % {"player": player, "person": person}
 
 
 def step_words(
@@ -107,49 +271,73 @@ def step_words(
         pid = str(step.get("effect"))
         owner = step.get("seat")
         who = (
-            f"{names[owner]}'s "
+            names[owner]
             if isinstance(owner, int) and 0 <= owner < len(names) and "seat" in step
-            else ""
+            else None
         )
-        return f"{who}{person_name(pid)}: {gain_words(step.get('gain'))}"
-    card = str(step.get("card"))
+        return effect_words(person_name(pid), step.get("gain"), who)
+    card = step.get("card")
     action = step.get("action")
-    head = f"{card} card"
+    params: dict[str, Any] = {"card": colour(COLOR_F, card)}
     if action == "workers":
-        return f"{head}: 2 {card} workers"
+        # Translators: %(card)s is the card's colour (feminine singular form), %(workers)s the
+        # same colour in the form of workers (masculine plural).
+        params["workers"] = colour(COLOR_MP, card)
+        return _("%(card)s card: 2 %(workers)s workers") % params
     if action == "florins":
-        return f"{head}: florins"
+        return _("%(card)s card: florins") % params
     if action == "threat":
-        return f"{head}: returns a {card} threat (+1 point)"
+        # Translators: %(card)s and %(threat)s are the same colour, of a card and of a threat
+        # token (both feminine singular forms).
+        params["threat"] = colour(COLOR_F, card)
+        return _("%(card)s card: returns a %(threat)s threat (+1 point)") % params
     if action == "canal":
-        return f"{head}: canal, {step.get('section')}"
+        params["section"] = colour(SECTION_LABELS, step.get("section"))
+        return _("%(card)s card: canal, %(section)s") % params
     if action == "house":
-        return f"{head}: a {card} house"
+        # Translators: %(card)s and %(house)s are the same colour (feminine singular forms).
+        params["house"] = colour(COLOR_F, card)
+        return _("%(card)s card: a %(house)s house") % params
     if action == "person":
         given = step.get("person")
         pid = given.get("id") if isinstance(given, Mapping) else given
         house = step.get("house")
-        where = f"house {house + 1}" if isinstance(house, int) else "a house"
-        return f"{head}: hires {person_name(str(pid))} into {where}"
-    return f"{head}: {action}"
+        params["person"] = person_name(str(pid))
+        if isinstance(house, int):
+            params["house"] = house + 1
+            return _("%(card)s card: hires %(person)s into house %(house)s") % params
+        return _("%(card)s card: hires %(person)s into a house") % params
+    params["action"] = action
+    return _("%(card)s card: %(action)s") % params
 
 
 def turn_words(
     turn: Mapping[str, Any], names: Sequence[str], person_name: Callable[[str], str]
 ) -> str:
     if turn.get("pass"):
-        return "passes (no cards left)"
+        return _("passes (no cards left)")
     return "; ".join(step_words(s, names, person_name) for s in turn.get("steps") or [])
 
 
 def person_details(person: Any) -> str:
     """What tells a person card apart from another of the same name: price, icon (and the
     worker it pays), group ("6 florins, worker: blue, artists")."""
-    icon = ICON_SHORT.get(person.icon, person.icon)
+    icon = str(ICON_SHORT.get(person.icon, person.icon))
     if person.icon == "worker" and getattr(person, "worker", None):
-        icon = f"worker: {person.worker}"
-    group = GROUP_LABELS.get(person.group, person.group).lower()
-    return f"{plural(person.price, 'florin')}, {icon}, {group}"
+        icon = pgettext("bruges icon", "worker: %(colour)s") % {
+            "colour": colour(COLOR_NAMES, person.worker)
+        }
+    group = str(GROUP_LABELS.get(person.group, person.group)).lower()
+    return ngettext(
+        "%(count)s florin, %(icon)s, %(group)s",
+        "%(count)s florins, %(icon)s, %(group)s",
+        person.price,
+    ) % {"count": person.price, "icon": icon, "group": group}
+
+
+def person_named(name: str, details: str) -> str:
+    """ "Principe (6 florins, worker: blue, nobles)"."""
+    return _("%(name)s (%(details)s)") % {"name": name, "details": details}
 
 
 def person_names(persons: Sequence[Any]) -> dict[str, str]:
@@ -172,6 +360,12 @@ def person_names(persons: Sequence[Any]) -> dict[str, str]:
         for p in group:
             details = person_details(p)
             count[details] = count.get(details, 0) + 1
-            extra = f", no. {count[details]}" if seen[details] > 1 else ""
-            out[p.id] = f"{p.name} ({details}{extra})"
+            if seen[details] > 1:
+                out[p.id] = _("%(name)s (%(details)s, no. %(number)s)") % {
+                    "name": p.name,
+                    "details": details,
+                    "number": count[details],
+                }
+            else:
+                out[p.id] = person_named(p.name, details)
     return out
