@@ -48,7 +48,8 @@ from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Model, Prefetch
 
-from games.models import Edition, Game, Player, Round, Seat, name_key
+from games.models import Edition, Game, Player, Round, Seat, UserSettings, name_key
+from potdevin_site.language import supported
 from scoring import stats
 from scoring.models import Job, JobInput, JobItem, JobKeys
 
@@ -73,6 +74,7 @@ def _user_names() -> dict[int, str]:
 def _records() -> Iterator[dict[str, Any]]:
     yield {"archive": ARCHIVE_FORMAT, "written_at": _when(datetime.datetime.now(datetime.UTC))}
     names = _user_names()
+    languages = dict(UserSettings.objects.values_list("user_id", "language"))
     for user in get_user_model().objects.order_by("id"):
         yield {
             "kind": "user",
@@ -83,6 +85,7 @@ def _records() -> Iterator[dict[str, Any]]:
             "is_superuser": user.is_superuser,
             "is_active": user.is_active,
             "date_joined": _when(user.date_joined),
+            "language": languages.get(user.pk, ""),  # the pages' language ("": the browser's)
         }
     for p in Player.objects.order_by("id"):
         yield {
@@ -424,6 +427,11 @@ def _user(model: Any, users: dict[str, Any], record: dict[str, Any]) -> Any:
     user.is_active = record["is_active"]
     user.date_joined = _time(record["date_joined"])
     user.save()
+    language = record.get("language") or ""  # archives written before it have none
+    if not isinstance(language, str) or (language and supported(language) != language):
+        raise ValueError(f"language {language!r} is not one of the site's languages")
+    if language:
+        UserSettings.objects.update_or_create(user=user, defaults={"language": language})
     return user
 
 

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from games import services
-from games.models import Edition, Game, Player, Round, Seat
+from games.models import Edition, Game, Player, Round, Seat, UserSettings
 from scoring import jobs, stats, tasks
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.models import HeadToHead, Job, JobItem, PlayerStats, Rating, RatingHistory
@@ -63,6 +63,11 @@ def _snapshot() -> dict[str, Any]:
             .objects.order_by("username")
             .values_list("username", "password", "is_staff")
         ),
+        "languages": list(
+            UserSettings.objects.order_by("user__username").values_list(
+                "user__username", "language"
+            )
+        ),
         "jobs": list(Job.objects.order_by("id").values_list("id", "kind", "status", "total")),
         "job_items": list(
             JobItem.objects.order_by("job_id", "key").values_list(
@@ -109,6 +114,7 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     call_command("demo", games=120, seed=4)  # both games, some in progress
     owner = get_user_model().objects.get(username="demo")
     ada = get_user_model().objects.create_user("ada", password="pw-archive-1")
+    UserSettings.objects.create(user=ada, language="pt-br")  # the pages' language kept too
     Player.objects.filter(pk=Player.objects.order_by("id").first().pk).update(user=ada)
     layout = standard_layout()
     layout["A10"], layout["P10"] = layout["P10"], layout["A10"]
@@ -159,7 +165,9 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
 
     after = _snapshot()
     assert after["games"] == before["games"]
-    for key in ("players", "editions", "users", "jobs", "job_items", "ratings", "history"):
+    assert before["languages"] == [("ada", "pt-br")]
+    keys = ("players", "editions", "users", "languages", "jobs", "job_items", "ratings", "history")
+    for key in keys:
         assert after[key] == before[key], key
     assert _without_ids(after["stats"]) == _without_ids(before["stats"])
     assert _without_ids(after["h2h"]) == _without_ids(before["h2h"])
