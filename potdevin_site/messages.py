@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -24,20 +25,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+# Run as a script, the catalogues' languages come from the project's settings.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "potdevin_site.settings")
+
+from babel.messages.catalog import Catalog, Message  # noqa: E402 (after the settings module)
+from babel.messages.extract import extract  # noqa: E402
+from babel.messages.mofile import write_mo  # noqa: E402
+from babel.messages.pofile import read_po, write_po  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.utils.translation import to_locale  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "locale"
-# The languages translated from the English source, as locale folder names.
-LOCALES = ("it", "pt_BR")
+# Every language of settings.LANGUAGES but English (the source), as locale folder names: adding
+# a language there and running `make messages` starts its catalogues.
+LOCALES = tuple(
+    to_locale(code) for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE
+)
+LANGUAGE_NAMES = {to_locale(code): name for code, name in settings.LANGUAGES}
 DOMAINS = ("django", "djangojs")
 PROJECT = "potdevin"
-# gettext's usual two forms (CLDR gives Italian a third, for millions, that no msgid needs).
+# gettext's usual two forms where CLDR's differ (it gives Italian a third, for millions, that no
+# msgid needs); other languages take Babel's.
 PLURALS = {"it": (2, "(n != 1)"), "pt_BR": (2, "(n > 1)")}
-LANGUAGE_NAMES = {"it": "Italian", "pt_BR": "Brazilian Portuguese"}
 
 PYTHON_DIRS = ("games", "scoring", "potdevin_site")
 TEMPLATE_DIRS = ("templates",)
@@ -168,15 +178,20 @@ def new_catalog(locale: str, domain: str) -> Catalog:
         fuzzy=False,
     )
     catalog.revision_date = catalog.creation_date
-    catalog._num_plurals, catalog._plural_expr = PLURALS[locale]  # noqa: SLF001 (no setter)
+    _plurals(catalog, locale)
     return catalog
 
 
 def read_catalog(path: Path, locale: str) -> Catalog:
     with path.open("rb") as f:
         catalog = read_po(f, locale=locale, domain=path.stem)
-    catalog._num_plurals, catalog._plural_expr = PLURALS[locale]  # noqa: SLF001 (no setter)
+    _plurals(catalog, locale)
     return catalog
+
+
+def _plurals(catalog: Catalog, locale: str) -> None:
+    if locale in PLURALS:  # Babel's Catalog has no setter for them
+        catalog._num_plurals, catalog._plural_expr = PLURALS[locale]
 
 
 def update() -> None:
@@ -352,7 +367,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import os
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "potdevin_site.settings")
     sys.exit(main(sys.argv[1:]))
