@@ -135,15 +135,27 @@ LOSS_WORDS = {
 }
 YES, NO = "yes", "no"
 # The engine's codes and log keys in the players' words, for its refusals on the pages.
+# The characters and actions are written in English as their codes ("the duchess"); translated,
+# they read as the rulebook's names.
 REFUSAL_VOCABULARY = refusals.Vocabulary(
     words={
-        "foreign_aid": "foreign aid",
-        "inquire": "an inquiry",
-        "losses": "the list of cards turned up",
-        "forced_swap": "a forced swap",
-        "target": "a target",
-        "block": "a block",
-        "challenge": "a challenge",
+        "duchess": pgettext_lazy("complots character", "duchess"),
+        "assassin": pgettext_lazy("complots character", "assassin"),
+        "countess": pgettext_lazy("complots character", "countess"),
+        "captain": pgettext_lazy("complots character", "captain"),
+        "ambassador": pgettext_lazy("complots character", "ambassador"),
+        "inquisitor": pgettext_lazy("complots character", "inquisitor"),
+        "income": pgettext_lazy("complots action", "income"),
+        "coup": pgettext_lazy("complots action", "coup"),
+        "exchange": pgettext_lazy("complots action", "exchange"),
+        "foreign_aid": pgettext_lazy("complots action", "foreign aid"),
+        # Translators: the Inquisitor's look at a card of another player, in a refusal.
+        "inquire": gettext_lazy("an inquiry"),
+        "losses": gettext_lazy("the list of cards turned up"),
+        "forced_swap": gettext_lazy("a forced swap"),
+        "target": gettext_lazy("a target"),
+        "block": gettext_lazy("a block"),
+        "challenge": gettext_lazy("a challenge"),
     },
     # "the target is a live player other than the actor, not 3": the 3 is a seat.
     seat_phrases=(re.compile(r"\bnot (\d+)$"),),
