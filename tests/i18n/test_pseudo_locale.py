@@ -10,6 +10,7 @@ own errors; the player, job, deck and edition pages."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,6 +47,8 @@ SAME_EVERYWHERE = [
     "alice",
     "carol",
 ]
+NUMBER_INPUT_VALUE = re.compile(r'<input type="number"[^>]*?\svalue="([^"]*)"')
+PLAIN_NUMBER = re.compile(r"-?\d*(\.\d+)?")
 # Routes that only take a POST; each is posted below.
 POST_ONLY = {"logout", "language", "round-undo", "game-finish", "game-reopen", "job-resume"}
 
@@ -63,7 +66,14 @@ class Pages:
         assert response.status_code < 500, (url, response.status_code)
         shown = response.status_code < 300 or response.status_code == 400
         if shown and "text/html" in response.get("Content-Type", ""):
-            found = pseudo.unmarked(response.content.decode(), self.allowed)
+            page = response.content.decode()
+            found = pseudo.unmarked(page, self.allowed)
+            # Italian writes 12,5; a number input must still get 12.5 (or it shows empty).
+            found += [
+                f"number input value {value!r}"
+                for value in NUMBER_INPUT_VALUE.findall(page)
+                if not PLAIN_NUMBER.fullmatch(value)
+            ]
             if found:
                 self.problems.setdefault(url, []).extend(found)
         match = web_route(url)
