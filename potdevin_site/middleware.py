@@ -11,7 +11,10 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
+from potdevin_site import language
 from potdevin_site.error_bodies import body as error_body
 from potdevin_site.error_bodies import internal_error, logger, out_of_range, unavailable
 
@@ -22,13 +25,24 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith(API_PREFIX)
 
 
+# The statuses Django answers itself under /api/, said in the reader's language.
+STATUS_MESSAGES = {
+    400: gettext_lazy("Bad request."),
+    403: gettext_lazy("Forbidden."),
+    404: gettext_lazy("Not found."),
+    405: gettext_lazy("Method not allowed."),
+    413: gettext_lazy("The request body is too large."),
+}
+
+
 def _client_error(status: int) -> dict[str, Any]:
     """``bad_request``, ``not_found``, ... from the status's own phrase."""
     try:
         phrase = HTTPStatus(status).phrase
     except ValueError:
         phrase = "Error"
-    return error_body(phrase.lower().replace(" ", "_").replace("-", "_"), f"{phrase}.")
+    message = str(STATUS_MESSAGES.get(status, f"{phrase}."))
+    return error_body(phrase.lower().replace(" ", "_").replace("-", "_"), message)
 
 
 class ApiJsonErrorsMiddleware:
@@ -36,6 +50,9 @@ class ApiJsonErrorsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # Every request starts in its own language (language.py; the user's setting is read
+        # once the user is known), never in the one a previous request left on this thread.
+        translation.activate(language.for_request(request))
         response = self.get_response(request)
         if not _is_api(request) or response.status_code < 400:
             return response

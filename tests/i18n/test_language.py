@@ -219,3 +219,17 @@ def test_every_api_operation_documents_accept_language(client: Client) -> None:
         headers = [p for p in operation["parameters"] if p["in"] == "header"]
         assert [p["name"] for p in headers] == ["Accept-Language"], (path, method)
         assert "pt-br" in headers[0]["description"]
+
+
+def test_an_answer_django_writes_itself_under_the_api_follows_accept_language(
+    client: Client,
+) -> None:
+    """A URL no route takes, a request before any view: the same code, the reader's words,
+    and never the language a previous request left behind."""
+    client.get(reverse("web:login"), HTTP_ACCEPT_LANGUAGE="it")
+    english = client.get("/api/no-such-route/")
+    italian = client.get("/api/no-such-route/", HTTP_ACCEPT_LANGUAGE="it")
+    assert english.status_code == italian.status_code == 404
+    assert english.json()["code"] == italian.json()["code"] == "not_found"
+    assert english.json()["message"] == "Not found."
+    assert italian.json()["message"] != "Not found."
