@@ -15,6 +15,8 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import services
 from games.models import Edition
@@ -24,6 +26,14 @@ from scoring.engine.bruges.rules import COLORS, SECTIONS, SPACES, TOP_STEP
 
 GAME_TYPE = "bruges"
 STEPS = range(TOP_STEP + 1)
+SPACE_COST_LABELS = {
+    "left": gettext_lazy("Left space %(number)s: cost"),
+    "right": gettext_lazy("Right space %(number)s: cost"),
+}
+SPACE_COLOUR_LABELS = {
+    "left": gettext_lazy("Left space %(number)s: colour"),
+    "right": gettext_lazy("Right space %(number)s: colour"),
+}
 
 
 def editions() -> list[Edition]:
@@ -53,11 +63,13 @@ def board(data: dict[str, Any]) -> dict[str, Any]:
         "sections": [
             {
                 "name": name,
+                "label": words.SECTION_LABELS[name],
                 "spaces": [
                     {
                         "space": k + 1,
                         "cost": space.get("cost"),
                         "color": space.get("color"),
+                        "colour": words.colour(words.COLOR_F, space.get("color")),
                         "third": k + 1 == 3,
                     }
                     for k, space in enumerate(canal.get(name) or [])
@@ -72,9 +84,13 @@ class EditionForm(forms.Form):
     """A new edition version: the points of each prestige step (0 = the Town Hall) and each
     canal space's cost and colour ("unknown": any card builds it, B3)."""
 
-    key = forms.SlugField(max_length=64, label="Version key", help_text="e.g. standard-v2")
+    key = forms.SlugField(
+        max_length=64, label=gettext_lazy("Version key"), help_text=gettext_lazy("e.g. standard-v2")
+    )
     description = forms.CharField(
-        required=False, label="Description", widget=forms.Textarea(attrs={"rows": 2})
+        required=False,
+        label=gettext_lazy("Description"),
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def __init__(self, *args: Any, data_from: dict[str, Any] | None = None, **kwargs: Any) -> None:
@@ -87,7 +103,7 @@ class EditionForm(forms.Form):
             self.fields[f"step_{k}"] = forms.IntegerField(
                 min_value=0,
                 max_value=999,
-                label=f"Step {k}" if k else "Town Hall (0)",
+                label=_("Step %(number)s") % {"number": k} if k else _("Town Hall (0)"),
                 initial=points[k] if k < len(points) else 0,
                 widget=forms.NumberInput(attrs=number),
             )
@@ -98,17 +114,17 @@ class EditionForm(forms.Form):
                 self.fields[f"{name}_{k}_cost"] = forms.IntegerField(
                     min_value=0,
                     max_value=99,
-                    label=f"{name.capitalize()} space {k + 1}: cost",
+                    label=SPACE_COST_LABELS[name] % {"number": k + 1},
                     initial=space.get("cost", k + 1),
                     widget=forms.NumberInput(attrs=number),
                 )
                 self.fields[f"{name}_{k}_color"] = forms.ChoiceField(
                     choices=[
-                        ("", "unknown (any card)"),
+                        ("", _("unknown (any card)")),
                         *((c, words.COLOR_LABELS[c]) for c in COLORS),
                     ],
                     required=False,
-                    label=f"{name.capitalize()} space {k + 1}: colour",
+                    label=SPACE_COLOUR_LABELS[name] % {"number": k + 1},
                     initial=space.get("color") or "",
                 )
 
@@ -119,6 +135,7 @@ class EditionForm(forms.Form):
         return [
             {
                 "name": name,
+                "label": words.SECTION_LABELS[name],
                 "spaces": [
                     {
                         "space": k + 1,
@@ -158,7 +175,14 @@ def edition_detail(request: HttpRequest, key: str) -> HttpResponse:
     found = edition(key)
     if request.method == "POST":
         return edition_mark_verified_from_post(
-            request, found, label="Bruges edition", url_name="web:bruges-edition"
+            request,
+            found,
+            label=str(_("Bruges edition")),
+            url_name="web:bruges-edition",
+            done_texts=(
+                _("Bruges edition %(key)s marked verified."),
+                _("Bruges edition %(key)s marked not verified."),
+            ),
         )
     context = {"edition": found, "board": board(found.data or {}), "games": found.games.count()}
     return render(request, "web/bruges/edition.html", context)
@@ -171,14 +195,17 @@ def edition_new(request: HttpRequest) -> HttpResponse:
     form = EditionForm(
         request.POST if request.method == "POST" else None,
         data_from=source.data,
-        initial={"key": f"{source.key}-v2", "description": f"Corrected from {source.key}."},
+        initial={
+            "key": f"{source.key}-v2",
+            "description": _("Corrected from %(key)s.") % {"key": source.key},
+        },
     )
     if request.method == "POST" and form.is_valid():
         created = edition_create_from_form(
             form, game_type=GAME_TYPE, data=form.edition_data(), created_by=request.user
         )
         if created is not None:
-            messages.success(request, f"Bruges edition {created.key} created.")
+            messages.success(request, _("Bruges edition %(key)s created.") % {"key": created.key})
             return redirect("web:bruges-edition", key=created.key)
     return render(request, "web/bruges/edition_new.html", {"form": form, "source": source})
 

@@ -447,7 +447,13 @@ def _gain_fields(form: RoundForm) -> dict[str, Any]:
     return {
         "numbers": [form["g_florins"], form["g_points"], form["g_prestige"]],
         "workers": [
-            {"color": c, "field": form[f"g_w_{c}"], "threat": form[f"g_t_{c}"]} for c in COLORS
+            {
+                "color": c,
+                "label": words.COLOR_LABELS[c],
+                "field": form[f"g_w_{c}"],
+                "threat": form[f"g_t_{c}"],
+            }
+            for c in COLORS
         ],
         "plays": form["g_plays"],
     }
@@ -684,6 +690,7 @@ def seat_rows(view: Table, names: Sequence[str], current: int | None) -> list[di
                 "colors": [
                     {
                         "color": c,
+                        "label": words.COLOR_NAMES[c],
                         "workers": me.workers[c],
                         "threats": me.threats[c],
                         "marks": range(me.threats[c]),
@@ -693,6 +700,7 @@ def seat_rows(view: Table, names: Sequence[str], current: int | None) -> list[di
                 "houses": [
                     {
                         "color": h.color,
+                        "colour": words.colour(words.COLOR_F, h.color),
                         "person": persons.get(h.person, h.person) if h.person else "",
                     }
                     for h in me.houses
@@ -700,6 +708,7 @@ def seat_rows(view: Table, names: Sequence[str], current: int | None) -> list[di
                 "canals": me.canals,
                 "statues": me.statues,
                 "majorities": me.majorities,
+                "majority_words": words.majorities_joined(me.majorities),
             }
         )
     return rows
