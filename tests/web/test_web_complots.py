@@ -329,7 +329,7 @@ def test_the_second_step_offers_only_the_allowed_challengers_blockers_and_charac
     response = append(web, game, step)
     assert response.status_code == 200 and not game.rounds.exists()
     html = response.content.decode()
-    assert "Ada</strong>: Captain on <strong>Cy</strong>" in html
+    assert 'id="turn-summary">Ada: Captain on Cy <span' in html
     assert radios(html, "challenge_by") == ["", "1", "2"]
     assert radios(html, "block_by") == ["", "2"]  # a captain is blocked by its target only (K2)
     assert radios(html, "block_as") == ["captain", "inquisitor"]

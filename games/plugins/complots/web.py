@@ -773,14 +773,22 @@ def turn_context(form: TurnForm, table: Table, names: list[str]) -> dict[str, An
     target = form["target"].value() if is_targeted(action) else ""
     target_seat = int(target) if str(target or "").isdigit() else None
     claim = claim_of(action, variant)
+    target_name = names[target_seat] if target_seat is not None and target_seat < len(names) else ""
+    summary = {
+        "actor": names[actor],
+        "action": action_label(action, variant),
+        "target": target_name,
+    }
     context.update(
         {
+            # The action chosen, above its details: "Ada: Captain on Cy".
+            "summary": _("%(actor)s: %(action)s on %(target)s") % summary
+            if target_name
+            else _("%(actor)s: %(action)s") % summary,
             "action": action,
             "action_label": action_label(action, variant),
             "target": target or "",
-            "target_name": names[target_seat]
-            if target_seat is not None and target_seat < len(names)
-            else "",
+            "target_name": target_name,
             "claim": character_label(claim) if claim else None,
             "claim_note": str(CLAIM_NOTES[claim]) if claim else "",
             "challenge_question": str(CHALLENGE_QUESTIONS[claim]) if claim else "",
