@@ -15,6 +15,8 @@ import orjson
 
 from games.models import Edition, Game, Round, Seat
 from scoring.engine import GameEngine, LogError, get_engine
+from scoring.engine.errors import Seat as SeatRef
+from scoring.engine.errors import said
 
 # Optional keys of a log that the engine does not read but a record keeps, so that an exported
 # log re-imports to the same game.
@@ -150,15 +152,23 @@ def storable(result: dict[str, Any]) -> dict[str, Any]:
     for player in result.get("players", ()):
         score = player.get("score") if isinstance(player, dict) else None
         if isinstance(score, int) and not SCORE_MIN <= score <= SCORE_MAX:
+            seat = player.get("seat")
             raise LogError(
                 "out_of_range",
-                f"seat {player.get('seat')} would score {score}: a score is at most {SCORE_MAX}",
-                seat=player.get("seat"),
+                said(
+                    "{seat} would score {score}: a score is at most {most}",
+                    seat=SeatRef(seat) if isinstance(seat, int) else f"seat {seat}",
+                    score=score,
+                    most=SCORE_MAX,
+                ),
+                seat=seat,
             )
     try:  # orjson walks a result about ten times faster than Python could
         orjson.dumps(result, option=orjson.OPT_STRICT_INTEGER | orjson.OPT_NON_STR_KEYS)
     except orjson.JSONEncodeError as exc:
-        raise LogError("out_of_range", f"the result cannot be stored: {exc}") from None
+        raise LogError(
+            "out_of_range", said("the result cannot be stored: {reason}", reason=str(exc))
+        ) from None
     return result
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 MAX_NAME_LENGTH = 80
 KEY_GROWTH = 3  # the most characters str.casefold() makes of one (tests check every one)
 _SPACES = re.compile(r"\s+")
@@ -39,15 +41,17 @@ def player_name(raw: str) -> str:
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:
-        raise BadName("invalid_text", "a name cannot hold a lone surrogate") from None
+        raise BadName("invalid_text", _("a name cannot hold a lone surrogate")) from None
     visible = "".join(c for c in raw if unicodedata.category(c) != "Cf")
     name = _SPACES.sub(" ", unicodedata.normalize("NFKC", visible)).strip()
     if any(unicodedata.category(c) == "Cc" for c in name):
-        raise BadName("invalid_text", "a name cannot hold control characters")
+        raise BadName("invalid_text", _("a name cannot hold control characters"))
     if not name:
-        raise BadName("blank_name", "a name cannot be blank")
+        raise BadName("blank_name", _("a name cannot be blank"))
     if len(name) > MAX_NAME_LENGTH:
         raise BadName(
-            "too_long", f"a name has at most {MAX_NAME_LENGTH} characters, not {len(name)}"
+            "too_long",
+            _("a name has at most %(most)s characters, not %(length)s")
+            % {"most": MAX_NAME_LENGTH, "length": len(name)},
         )
     return name

@@ -12,9 +12,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import adapters, events, stored_json
 from games.errors import Forbidden, GameConflict, RecordError
+from games.i18n import engine_message
 from games.models import (
     MAX_ENTRIES,
     MAX_LOCATION_LENGTH,
@@ -29,28 +32,35 @@ from games.models import (
 from games.names import BadName, player_name
 from potdevin_site.memory import collector_paused
 from scoring.engine import ENGINES, GameInfo, LogError, engine_for_log, get_engine
+from scoring.engine.errors import Code, said
 
 
 def clean_name(name: Any, *, seat: int | None = None, index: int | None = None) -> str:
     """A player's name as stored (``games.names``). Raises ``RecordError`` (invalid_text,
     too_long, blank_name) with the seat it was given for."""
     if not isinstance(name, str):
-        raise RecordError("malformed", "a player's name is a string", seat=seat, index=index)
+        raise RecordError("malformed", _("a player's name is a string"), seat=seat, index=index)
     try:
         return player_name(name)
     except BadName as exc:
         raise RecordError(exc.code, exc.message, seat=seat, index=index) from None
 
 
+def _player_exists(name: str) -> GameConflict:
+    return GameConflict(
+        "player_exists", _("a player called %(name)r already exists") % {"name": name}
+    )
+
+
 def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any = None) -> Player:
     name = clean_name(name)
     if Player.objects.filter(name_key=name_key(name)).exists():
-        raise GameConflict("player_exists", f"a player called {name!r} already exists")
+        raise _player_exists(name)
     try:
         with transaction.atomic():
             return Player.objects.create(name=name, created_by=created_by, user=user)
     except IntegrityError as exc:  # a concurrent create of the same name
-        raise GameConflict("player_exists", f"a player called {name!r} already exists") from exc
+        raise _player_exists(name) from exc
 
 
 def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = None) -> Player:
@@ -66,16 +76,16 @@ def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = No
     ):
         raise Forbidden(
             "player_in_others_games",
-            "this player sits in games other users recorded: only staff rename them",
+            _("this player sits in games other users recorded: only staff rename them"),
         )
     if Player.objects.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
-        raise GameConflict("player_exists", f"a player called {name!r} already exists")
+        raise _player_exists(name)
     player.name = name
     try:
         with transaction.atomic():
             player.save(update_fields=["name"])
     except IntegrityError as exc:  # a concurrent rename to the same name
-        raise GameConflict("player_exists", f"a player called {name!r} already exists") from exc
+        raise _player_exists(name) from exc
     return player
 
 
@@ -85,7 +95,9 @@ def _game_info(game_type: str) -> GameInfo:
     except KeyError:
         known = ", ".join(ENGINES)
         raise RecordError(
-            "unknown_game_type", f"no game {game_type!r} is recorded here; known: {known}"
+            "unknown_game_type",
+            _("no game %(game)r is recorded here; known: %(known)s")
+            % {"game": game_type, "known": known},
         ) from None
 
 
@@ -133,9 +145,9 @@ def edition_create(
     engine refuses (Pot de Vin: bad_deck), ``GameConflict`` (edition_exists) for a taken key."""
     info = _game_info(game_type)
     if info.edition_from_data is None or info.edition_to_data is None:
-        raise RecordError("no_editions", f"{info.label} has no editions")
+        raise _no_editions(info)
     if not isinstance(data, dict):  # every game's printed data is an object of named parts
-        raise LogError(f"bad_{info.edition_log_key}", "an edition's data is a JSON object")
+        raise LogError(f"bad_{info.edition_log_key}", said("an edition's data is a JSON object"))
     stored_json.check(data, path="data")
     stored_json.check_text(description, path="description", max_length=MAX_NOTES_LENGTH)
     # What is stored is what the engine read: keys it does not know are not kept.
@@ -143,7 +155,8 @@ def edition_create(
     if Edition.objects.filter(game_type=game_type, key=key).exists():
         raise GameConflict(
             f"{info.edition_log_key}_exists",
-            f"{info.label} edition {key!r} exists; a correction is a new version",
+            _("%(game)s edition %(key)r exists; a correction is a new version")
+            % {"game": info.label, "key": key},
         )
     return Edition.objects.create(
         game_type=game_type,
@@ -188,7 +201,7 @@ def edition_default(game_type: str) -> Edition | None:
         return None
     found = Edition.objects.filter(game_type=game_type, key=key).first()
     if found is None:
-        raise RecordError("unknown_edition", f"no edition {key!r} is stored")
+        raise RecordError("unknown_edition", _("no edition %(key)r is stored") % {"key": key})
     return found
 
 
@@ -223,7 +236,9 @@ def players_resolve(
     for seat, ref in enumerate(refs):
         if isinstance(ref, int):
             if ref not in by_id:
-                raise RecordError("unknown_player", f"there is no player {ref}", seat=seat)
+                raise RecordError(
+                    "unknown_player", _("there is no player %(id)s") % {"id": ref}, seat=seat
+                )
             players.append(by_id[ref])
         else:
             players.append(next(by_name))
@@ -235,7 +250,9 @@ def _check_distinct(players: Sequence[Player]) -> None:
     for seat, player in enumerate(players):
         if player.pk in seen:
             raise RecordError(
-                "player_twice", f"{player.name} cannot sit at two seats of one game", seat=seat
+                "player_twice",
+                _("%(name)s cannot sit at two seats of one game") % {"name": player.name},
+                seat=seat,
             )
         seen.add(player.pk)
 
@@ -286,15 +303,22 @@ def game_create(
     return game
 
 
+def _no_editions(info: GameInfo) -> RecordError:
+    return RecordError("no_editions", _("%(game)s has no editions") % {"game": info.label})
+
+
 def _edition_for(info: GameInfo, edition: Edition | None) -> Edition | None:
     if not info.has_editions:
         if edition is not None:
-            raise RecordError("no_editions", f"{info.label} has no editions")
+            raise _no_editions(info)
         return None
     if edition is None:
         return edition_default(info.game_id)
     if edition.game_type != info.game_id:
-        raise RecordError("unknown_edition", f"{edition.key!r} is not a {info.label} edition")
+        raise RecordError(
+            "unknown_edition",
+            _("%(key)r is not a %(game)s edition") % {"key": edition.key, "game": info.label},
+        )
     return edition
 
 
@@ -320,7 +344,9 @@ def scorepad_game_create(
     replayed one. Raises ``LogError`` for a sheet a real game cannot leave."""
     info = _game_info(game_type)
     if not info.scorepad:
-        raise RecordError("no_scorepad", f"{info.label} games are recorded entry by entry")
+        raise RecordError(
+            "no_scorepad", _("%(game)s games are recorded entry by entry") % {"game": info.label}
+        )
     _check_distinct(players)
     header = _clean_header(info, {"teams": teams, **({} if finish is None else finish)})
     teams = header.pop("teams")
@@ -371,13 +397,13 @@ def _locked(game: Game) -> tuple[Game, list[Seat]]:
 
 def _require_rounds_mode(game: Game) -> None:
     if game.mode != Game.Mode.ROUNDS:
-        raise GameConflict("scorepad_game", "this game was entered by its final sheet only")
+        raise GameConflict("scorepad_game", _("this game was entered by its final sheet only"))
 
 
 def _require_open(game: Game) -> None:
     _require_rounds_mode(game)
     if game.status == Game.Status.FINISHED:
-        raise GameConflict("game_finished", "the game is finished: reopen it to change it")
+        raise GameConflict("game_finished", _("the game is finished: reopen it to change it"))
 
 
 def round_append(
@@ -400,14 +426,20 @@ def round_append(
             if number is not None and number != expected:
                 raise GameConflict(
                     "round_conflict",
-                    f"round {number} cannot be appended: the game has {len(rounds)} rounds, so "
-                    f"the next is {expected}",
+                    ngettext(
+                        "round %(number)s cannot be appended: the game has %(count)s round, so "
+                        "the next is %(next)s",
+                        "round %(number)s cannot be appended: the game has %(count)s rounds, so "
+                        "the next is %(next)s",
+                        len(rounds),
+                    )
+                    % {"number": number, "count": len(rounds), "next": expected},
                     round=number,
                 )
             if expected > MAX_ENTRIES:
                 raise RecordError(
                     "too_many_entries",
-                    f"a game has at most {MAX_ENTRIES} entries",
+                    _("a game has at most %(most)s entries") % {"most": MAX_ENTRIES},
                     round=expected,
                 )
             round_data = _clean_entry(_game_info(game.game_type), round_data, expected)
@@ -416,7 +448,7 @@ def round_append(
             adapters.store_result(game, [], result, final=False)  # seat scores stay unset
             game.save(update_fields=["result", "engine_version", "updated_at"])
     except IntegrityError as exc:  # the row lock makes this unreachable; the constraint is a guard
-        raise GameConflict("round_conflict", "that round was stored meanwhile") from exc
+        raise GameConflict("round_conflict", _("that round was stored meanwhile")) from exc
     return game, stored
 
 
@@ -427,7 +459,7 @@ def round_undo(*, game: Game) -> Game:
         _require_open(game)
         stored = list(Round.objects.filter(game=game).order_by("number"))
         if not stored:
-            raise GameConflict("no_rounds", "the game has no round to undo")
+            raise GameConflict("no_rounds", _("the game has no round to undo"))
         result = adapters.replay(game, seats, [r.data for r in stored[:-1]])
         stored[-1].delete()
         adapters.store_result(game, seats, result, final=False)
@@ -446,7 +478,11 @@ def round_correct(*, game: Game, number: int, round_data: dict[str, Any]) -> Gam
         stored = {r.number: r for r in Round.objects.filter(game=game)}
         target = stored.get(number)
         if target is None:
-            raise RecordError("no_such_round", f"the game has no round {number}", round=number)
+            raise RecordError(
+                "no_such_round",
+                _("the game has no round %(number)s") % {"number": number},
+                round=number,
+            )
         round_data = _clean_entry(_game_info(game.game_type), round_data, number)
         rounds = [stored[k].data for k in sorted(stored)]
         rounds[number - 1] = round_data
@@ -456,6 +492,35 @@ def round_correct(*, game: Game, number: int, round_data: dict[str, Any]) -> Gam
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
     return game
+
+
+def _not_over(info: GameInfo, count: int, result: dict[str, Any]) -> str:
+    """Why a game cannot be finished: how many entries it has, and its engine's reason."""
+    if info.unfinished is None:
+        if info.entry_name == "turn":
+            return ngettext(
+                "the game is not over after %(count)s turn",
+                "the game is not over after %(count)s turns",
+                count,
+            ) % {"count": count}
+        return ngettext(
+            "the game is not over after %(count)s round",
+            "the game is not over after %(count)s rounds",
+            count,
+        ) % {"count": count}
+    # i18n: engine message (the game's own words for what is left to play)
+    why = engine_message(LogError("game_incomplete", info.unfinished(result)))
+    if info.entry_name == "turn":
+        return ngettext(
+            "the game is not over after %(count)s turn: %(why)s",
+            "the game is not over after %(count)s turns: %(why)s",
+            count,
+        ) % {"count": count, "why": why}
+    return ngettext(
+        "the game is not over after %(count)s round: %(why)s",
+        "the game is not over after %(count)s rounds: %(why)s",
+        count,
+    ) % {"count": count, "why": why}
 
 
 def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
@@ -475,11 +540,7 @@ def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
         chosen = {k: v for k, v in cleaned.items() if v is not None} or None
         result = adapters.replay(game, seats, rounds, finish=chosen)
         if not result["complete"]:
-            why = f": {info.unfinished(result)}" if info.unfinished else ""
-            raise GameConflict(
-                "game_incomplete",
-                f"the game is not over after {len(rounds)} {info.entry_name}s{why}",
-            )
+            raise GameConflict("game_incomplete", _not_over(info, len(rounds), result))
         if chosen is not None:
             game.finish = {**(game.finish or {}), **chosen}
         game.status = Game.Status.FINISHED
@@ -500,7 +561,7 @@ def game_reopen(*, game: Game) -> Game:
         game, seats = _locked(game)
         _require_rounds_mode(game)
         if game.status != Game.Status.FINISHED:
-            raise GameConflict("game_not_finished", "the game is already in progress")
+            raise GameConflict("game_not_finished", _("the game is already in progress"))
         game.status = Game.Status.IN_PROGRESS
         game.finished_at = None
         fields = ["status", "finished_at", "updated_at"]
@@ -561,8 +622,9 @@ def _import_all(owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) ->
         try:
             plan = import_plan(owner=owner, document=doc, editions=editions)
         except LogError as exc:
+            # i18n: engine message
             raise RecordError(
-                exc.code, exc.message, round=exc.round, seat=exc.seat, index=index
+                exc.code, engine_message(exc), round=exc.round, seat=exc.seat, index=index
             ) from exc
         except RecordError as exc:
             exc.index = index
@@ -571,7 +633,8 @@ def _import_all(owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) ->
         if entries > MAX_IMPORT_ENTRIES:
             raise RecordError(
                 "too_many_entries",
-                f"one import holds at most {MAX_IMPORT_ENTRIES} entries in all its documents",
+                _("one import holds at most %(most)s entries in all its documents")
+                % {"most": MAX_IMPORT_ENTRIES},
                 index=index,
             )
         planned.append(plan)
@@ -592,7 +655,7 @@ def log_document_clean(document: Any) -> dict[str, Any]:
     engine reads keeps only its ``format``, which is all its refusal needs. Raises
     ``RecordError`` (malformed, too_many_entries and the gate's codes)."""
     if not isinstance(document, dict):
-        raise RecordError("malformed", "a log document is a JSON object")
+        raise RecordError("malformed", _("a log document is a JSON object"))
     try:
         info = engine_for_log(document).info
     except LogError:
@@ -602,7 +665,8 @@ def log_document_clean(document: Any) -> dict[str, Any]:
     if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
         raise RecordError(
             "too_many_entries",
-            f"a game has at most {MAX_ENTRIES} entries, not {len(entries)}",
+            _("a game has at most %(most)s entries, not %(count)s")
+            % {"most": MAX_ENTRIES, "count": len(entries)},
         )
     stored_json.check(document)
     cleaned: dict[str, Any] = stored_json.prune(document, stored_json.log_schema(info))
@@ -666,10 +730,15 @@ def import_plan(
         edition = editions.get(info.game_id, key) if isinstance(key, str) else None
         if edition is None:
             raise LogError(
-                f"unknown_{info.edition_log_key}", f"no {info.edition_log_key} {key!r} is stored"
+                f"unknown_{info.edition_log_key}",
+                # Translators: {kind} is the log's key for an edition, "deck" or "edition" (the
+                # API keeps it in English; the pages put it in words); {key!r} is its quoted key.
+                said(
+                    "no {kind} {key!r} is stored", kind=Code(info.edition_log_key, False), key=key
+                ),
             )
     if isinstance(names, list) and len({name_key(str(n)) for n in names}) != len(names):
-        raise LogError("player_twice", "a player cannot sit at two seats of one game")
+        raise LogError("player_twice", said("a player cannot sit at two seats of one game"))
     result = adapters.storable(engine.replay(doc, edition=adapters.engine_edition(edition)))
     played_on = _date_or_none(doc.get("played_on"))
     finish = {k: doc[k] for k in info.finish_keys if doc.get(k) is not None}
@@ -703,7 +772,7 @@ def _date_or_none(value: Any) -> datetime.date | None:
         return datetime.date.fromisoformat(value)
     except (TypeError, ValueError) as exc:
         raise LogError(
-            "malformed", f"'played_on' is a date like 2026-11-22, not {value!r}"
+            "malformed", said("'played_on' is a date like 2026-11-22, not {value!r}", value=value)
         ) from exc
 
 

@@ -26,6 +26,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.errors import RecordError
 
 INT_MIN = -(2**63)
@@ -81,14 +83,19 @@ def check_text(value: str, *, path: str = "", max_length: int | None = None) -> 
     all; SQLite would store it and every later read would fail), or NUL (PostgreSQL stores
     none). Raises ``JsonRefused`` (invalid_text, too_long)."""
     if "\x00" in value:
-        raise JsonRefused("invalid_text", "text cannot hold the NUL character", path=path)
+        raise JsonRefused("invalid_text", _("text cannot hold the NUL character"), path=path)
     if _has_surrogate(value):
         raise JsonRefused(
-            "invalid_text", "text holds a lone surrogate, which is not a character", path=path
+            "invalid_text",
+            _("text holds a lone surrogate, which is not a character"),
+            path=path,
         )
     if max_length is not None and len(value) > max_length:
         raise JsonRefused(
-            "too_long", f"text is {len(value)} characters; at most {max_length}", path=path
+            "too_long",
+            _("text is %(length)s characters; at most %(most)s")
+            % {"length": len(value), "most": max_length},
+            path=path,
         )
 
 
@@ -154,16 +161,21 @@ def _refuse(value: Any, path: str, limits: Limits) -> None:
         elif kind is int:
             if not INT_MIN <= item <= INT_MAX:
                 raise JsonRefused(
-                    "out_of_range", "a number outside the signed 64-bit range", path=where
+                    "out_of_range", _("a number outside the signed 64-bit range"), path=where
                 )
         elif kind is dict or kind is list:
             if depth > limits.max_depth:
                 raise JsonRefused(
-                    "too_deep", f"nested more than {limits.max_depth} levels deep", path=where
+                    "too_deep",
+                    _("nested more than %(depth)s levels deep") % {"depth": limits.max_depth},
+                    path=where,
                 )
             if len(item) > limits.max_items:
                 raise JsonRefused(
-                    "too_long", f"{len(item)} items; at most {limits.max_items}", path=where
+                    "too_long",
+                    _("%(count)s items; at most %(most)s")
+                    % {"count": len(item), "most": limits.max_items},
+                    path=where,
                 )
             if kind is dict:
                 for key, child in item.items():
@@ -174,9 +186,13 @@ def _refuse(value: Any, path: str, limits: Limits) -> None:
                 stack.extend((c, join_path(where, i), depth + 1) for i, c in enumerate(item))
         elif kind is float:
             if item != item or item in _INFINITIES:
-                raise JsonRefused("out_of_range", "a number JSON cannot write", path=where)
+                raise JsonRefused("out_of_range", _("a number JSON cannot write"), path=where)
         elif item is not None and kind is not bool:
-            raise JsonRefused("malformed", f"{kind.__name__} is not a JSON value", path=where)
+            raise JsonRefused(
+                "malformed",
+                _("%(type)s is not a JSON value") % {"type": kind.__name__},
+                path=where,
+            )
 
 
 # --- keys a format does not define --------------------------------------------------------

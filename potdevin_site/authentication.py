@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
@@ -16,5 +17,5 @@ _TOKEN = re.compile(r"[0-9a-f]{40}")  # DRF's Token.generate_key
 class StrictTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> Any:
         if not _TOKEN.fullmatch(key):
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         return super().authenticate_credentials(key)

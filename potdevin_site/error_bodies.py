@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 logger = logging.getLogger("potdevin.api")
 
 
@@ -14,12 +16,12 @@ def body(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 
 def out_of_range() -> dict[str, Any]:
-    return body("out_of_range", "A number in the request is too large to be stored.")
+    return body("out_of_range", _("A number in the request is too large to be stored."))
 
 
 def unavailable() -> dict[str, Any]:
-    return body("unavailable", "The database cannot be reached; try again shortly.")
+    return body("unavailable", _("The database cannot be reached; try again shortly."))
 
 
 def internal_error() -> dict[str, Any]:
-    return body("internal_error", "Something went wrong on our side; it has been logged.")
+    return body("internal_error", _("Something went wrong on our side; it has been logged."))

@@ -11,6 +11,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import DataError, InterfaceError, OperationalError
 from django.db.models import ProtectedError
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -25,7 +27,7 @@ from scoring.jobs import CannotResume, QueueUnavailable
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "payload_too_large"
 
 
@@ -64,12 +66,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return Response(shown, status=code)
     if isinstance(exc, ProtectedError):
         return Response(
-            body("in_use", "it is used by stored games and cannot be deleted"),
+            body("in_use", _("it is used by stored games and cannot be deleted")),
             status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, QueueUnavailable):
         return Response(
-            body("queue_unavailable", "The job queue cannot be reached; try again later."),
+            body("queue_unavailable", _("The job queue cannot be reached; try again later.")),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
     if isinstance(exc, CannotResume):
@@ -91,7 +93,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         fields = _plain(exc.detail)
         gate = _gate_refusal(exc.detail)
         if gate is None:
-            response.data = body("invalid", "The request is not valid: see fields.", fields=fields)
+            response.data = body(
+                "invalid", _("The request is not valid: see fields."), fields=fields
+            )
         else:
             code, message, path = gate
             response.data = body(code, f"{path}: {message}", path=path, fields=fields)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -19,7 +20,11 @@ class CappedPagination(PageNumberPagination):
         # isascii: str.isdigit() also accepts digits such as '²' that int() refuses.
         if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= self.max_page_size:
             raise ValidationError(
-                {self.page_size_query_param: [f"a whole number from 1 to {self.max_page_size}"]}
+                {
+                    self.page_size_query_param: [
+                        _("a whole number from 1 to %(most)s") % {"most": self.max_page_size}
+                    ]
+                }
             )
         return int(raw)
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework.parsers import JSONParser
 
 from games import stored_json
@@ -31,16 +32,19 @@ class LimitedJSONParser(JSONParser):
         limit = settings.POTDEVIN_MAX_BODY_BYTES
         request = (parser_context or {}).get("request")
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        too_large = _("The request body is over %(limit)s bytes.")
         if declared and str(declared).isdigit() and int(declared) > limit:
-            raise PayloadTooLarge(f"The request body is over {limit} bytes.")
+            raise PayloadTooLarge(too_large % {"limit": limit})
         body = stream.read(limit + 1)
         if len(body) > limit:
-            raise PayloadTooLarge(f"The request body is over {limit} bytes.")
+            raise PayloadTooLarge(too_large % {"limit": limit})
         try:
             data = super().parse(io.BytesIO(body), media_type, parser_context)
         except RecursionError as exc:  # nested past what the decoder follows
             raise stored_json.JsonRefused(
-                "too_deep", f"nested more than {MAX_DEPTH} levels deep", path=""
+                "too_deep",
+                _("nested more than %(depth)s levels deep") % {"depth": MAX_DEPTH},
+                path="",
             ) from exc
         stored_json.check(data, limits=_SAFETY_ONLY)
         return data

@@ -1,5 +1,6 @@
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -67,7 +68,7 @@ class ReadinessView(APIView):
         ready = all(v == "ok" for v in state.values())
         body = {"status": "ok" if ready else "unavailable", **state}
         if not ready:
-            body.update(code="unavailable", message="A service the API needs does not answer.")
+            body.update(code="unavailable", message=_("A service the API needs does not answer."))
         return Response(body, status=200 if ready else 503)
 
 
@@ -75,6 +76,6 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """404 for a URL that no route takes (settings.DEBUG off): under /api/ the API's JSON error
     body, like every other API error; elsewhere Django's page."""
     if request.path.startswith("/api/"):
-        body = {"code": "not_found", "message": "Not found.", "round": None, "seat": None}
+        body = {"code": "not_found", "message": _("Not found."), "round": None, "seat": None}
         return JsonResponse(body, status=404)
     return defaults.page_not_found(request, exception)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from rest_framework import serializers
 
@@ -69,8 +70,12 @@ def api_for(game_type: Any) -> GameApi:
     """The API shapes of ``game_type``. Raises ``RecordError`` (unknown_game_type)."""
     try:
         plugin = plugin_for(game_type)
-    except UnknownGameType as exc:
-        raise RecordError("unknown_game_type", str(exc)) from None
+    except UnknownGameType:
+        known = ", ".join(plugins())
+        raise RecordError(
+            "unknown_game_type",
+            _("no game %(game)r; known: %(known)s") % {"game": game_type, "known": known},
+        ) from None
     return _api_of(plugin)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, TypeVar
 
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
@@ -133,7 +134,9 @@ class GameTypeField(serializers.CharField):
     def to_internal_value(self, data: Any) -> str:
         value: str = super().to_internal_value(data)
         if value not in self.allowed:
-            raise serializers.ValidationError(f"one of {', '.join(self.allowed)}")
+            raise serializers.ValidationError(
+                _("one of %(values)s") % {"values": ", ".join(self.allowed)}
+            )
         return value
 
 
@@ -480,12 +483,14 @@ class PlayerRefField(serializers.Field):
     def to_internal_value(self, data: Any) -> int | str:
         if type(data) is int:
             if not 0 < data <= MAX_ID:
-                raise serializers.ValidationError(f"a player id is from 1 to {MAX_ID}")
+                raise serializers.ValidationError(
+                    _("a player id is from 1 to %(most)s") % {"most": MAX_ID}
+                )
             return data
         if isinstance(data, str):
             return _player_name(data)
         raise serializers.ValidationError(
-            f"a player id, or a name of 1 to {MAX_NAME_LENGTH} characters"
+            _("a player id, or a name of 1 to %(most)s characters") % {"most": MAX_NAME_LENGTH}
         )
 
     def to_representation(self, value: Any) -> Any:
@@ -651,7 +656,9 @@ def log_documents(data: Any, limit: int) -> list[Any]:
     """The log documents of an import request: one document, or a list of 1 to ``limit``."""
     documents = data if isinstance(data, list) else [data]
     if not documents or len(documents) > limit:
-        raise serializers.ValidationError({"documents": [f"send 1 to {limit} log documents"]})
+        raise serializers.ValidationError(
+            {"documents": [_("send 1 to %(most)s log documents") % {"most": limit}]}
+        )
     return documents
 
 

@@ -9,6 +9,7 @@ import django_filters
 from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -511,7 +512,10 @@ class GameViewSet(
         shapes = api_for(game_type).scorepad
         plugin = plugin_for(game_type)
         if shapes is None or not plugin.engine.info.scorepad:
-            raise RecordError("no_scorepad", f"{plugin.label} games are recorded entry by entry")
+            raise RecordError(
+                "no_scorepad",
+                _("%(game)s games are recorded entry by entry") % {"game": plugin.label},
+            )
         serializer = _validated(shapes, request)
         with transaction.atomic():  # as in create: a refused game keeps no new player
             game = services.scorepad_game_create(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -61,7 +62,9 @@ class RescoreRequestSerializer(serializers.Serializer):
         if attrs.get("deck") or attrs.get("new_deck"):
             decks = _game_with_decks()
             if game_type not in (None, decks):
-                raise ValidationError({"deck": [f"decks are {decks} editions"]})
+                raise ValidationError(
+                    {"deck": [_("decks are %(game)s editions") % {"game": decks}]}
+                )
             game_type = decks
         out: dict[str, Any] = {"game_type": game_type}
         for name, alias in (("edition", "deck"), ("new_edition", "new_deck")):
@@ -69,11 +72,15 @@ class RescoreRequestSerializer(serializers.Serializer):
             if not key:
                 continue
             if game_type is None:
-                raise ValidationError({"game_type": [f"`{name}` needs the game type"]})
+                raise ValidationError(
+                    {"game_type": [_("`%(field)s` needs the game type") % {"field": name}]}
+                )
             found = Edition.objects.filter(game_type=game_type, key=key).first()
             if found is None:
                 field = alias if attrs.get(alias) else name
-                raise ValidationError({field: [f"Object with key={key} does not exist."]})
+                raise ValidationError(
+                    {field: [_("Object with key=%(key)s does not exist.") % {"key": key}]}
+                )
             out[name] = found
         out.update({k: attrs[k] for k in ("date_from", "date_to") if k in attrs})
         return out
@@ -212,6 +219,6 @@ class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         documents = log_documents(request.data, MAX_JOB_DOCUMENTS)
         if not all(isinstance(doc, dict) for doc in documents):
-            raise ValidationError({"documents": ["each document is a JSON object"]})
+            raise ValidationError({"documents": [_("each document is a JSON object")]})
         job = jobs.import_start(created_by=request.user, documents=documents)
         return _progress(job, status.HTTP_202_ACCEPTED)

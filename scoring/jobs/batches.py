@@ -77,6 +77,7 @@ def _rescore_one(
         else:
             result = adapters.replay(game, names, stored.rounds)
     except LogError as exc:
+        # A job's failures are stored in the worker's language (English), not translated.
         return JobItem(job=job, key=game.pk, game=game, ok=False, error=exc.as_dict()), []
     seats = [Seat(pk=pk, seat=seat) for pk, seat, _ in stored.seats]
     adapters.store_result(game, seats, result, final=game.status == Game.Status.FINISHED)
@@ -93,6 +94,7 @@ def _rescore_one(
 
 
 def _gone(game_id: int) -> dict[str, Any]:
+    # Stored with the job, in the worker's language (English): not translated.
     return {"code": "game_deleted", "message": f"game {game_id} was deleted", "round": None}
 
 
@@ -118,6 +120,7 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
                     owner=owner, document=entry.document, editions=editions
                 )
             except (LogError, RecordError) as exc:
+                # Stored with the job, in the worker's language (English): not translated.
                 items.append(JobItem(job=job, key=entry.key, ok=False, error=exc.as_dict()))
                 continue
             planned.append(plan)
@@ -143,6 +146,7 @@ def batch_failed(*, job_id: int, keys: Sequence[int], error: BaseException) -> N
     """Record an unexpected error (a bug, not a bad log) on every key of a batch not done yet,
     so the job still completes and says what went wrong."""
     job = Job.objects.get(pk=job_id)
+    # Stored with the job, in the worker's language (English): not translated.
     body = {"code": "internal_error", "message": f"{type(error).__name__}: {error}"[:500]}
     with transaction.atomic():
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.errors import RecordError
@@ -56,6 +57,7 @@ def _enqueue(job: Job, keys: Sequence[int]) -> None:
             for batch in batches:
                 task.delay(job.pk, batch)
         except Exception as exc:  # whatever the transport raises, the job cannot run
+            # Stored with the job, for whoever reads it later: in English, not translated.
             Job.objects.filter(pk=job.pk).update(
                 status=Job.Status.FAILED, error=f"the job queue is unavailable: {exc}"
             )
@@ -133,13 +135,17 @@ def job_resume(job_id: int) -> int:
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job_id)
         if job.status == Job.Status.DONE:
-            raise CannotResume("job_finished", f"job {job.pk} is done: there is nothing to resume")
+            raise CannotResume(
+                "job_finished",
+                _("job %(id)s is done: there is nothing to resume") % {"id": job.pk},
+            )
         keys: Sequence[int] | None = range(job.total)
         if job.kind == Job.Kind.RESCORE:
             keys = JobKeys.objects.filter(job=job).values_list("keys", flat=True).first()
             if keys is None:
                 raise CannotResume(
-                    "job_keys_missing", f"job {job.pk} does not know its games: start it again"
+                    "job_keys_missing",
+                    _("job %(id)s does not know its games: start it again") % {"id": job.pk},
                 )
         done = set(JobItem.objects.filter(job=job).values_list("key", flat=True))
         remaining = [k for k in keys if k not in done]

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
@@ -266,7 +267,9 @@ class PersonField(serializers.Field):
     def to_internal_value(self, data: Any) -> str | dict[str, Any]:
         if isinstance(data, str):
             if not data or len(data) > ID_MAX_LENGTH:
-                raise serializers.ValidationError(f"an id of 1 to {ID_MAX_LENGTH} characters")
+                raise serializers.ValidationError(
+                    _("an id of 1 to %(most)s characters") % {"most": ID_MAX_LENGTH}
+                )
             return data
         if isinstance(data, dict):
             person = BrugesPersonSerializer(data=data)
@@ -274,7 +277,7 @@ class PersonField(serializers.Field):
                 raise serializers.ValidationError(person.errors)
             given: dict[str, Any] = _given(dict(person.validated_data))
             return given
-        raise serializers.ValidationError("a person object, or the id of a person met before")
+        raise serializers.ValidationError(_("a person object, or the id of a person met before"))
 
     def to_representation(self, value: Any) -> Any:
         return value
@@ -369,17 +372,26 @@ class _Invalid(Exception):
 Check = Callable[[Any], Any]
 
 
+def _integer_from(least: int, most: int) -> str:
+    return _("An integer from %(least)s to %(most)s.") % {"least": least, "most": most}
+
+
 def _number(value: Any) -> int:
     if type(value) is int and NUMBER["min_value"] <= value <= NUMBER["max_value"]:
         return value
-    raise _Invalid([f"An integer from {NUMBER['min_value']} to {NUMBER['max_value']}."])
+    raise _Invalid([_integer_from(NUMBER["min_value"], NUMBER["max_value"])])
 
 
 def _text(max_length: int, *, blank: bool = False) -> Check:
     def check(value: Any) -> str:
         if isinstance(value, str) and (blank or value) and len(value) <= max_length:
             return value
-        raise _Invalid([f"A string of {0 if blank else 1} to {max_length} characters."])
+        raise _Invalid(
+            [
+                _("A string of %(least)s to %(most)s characters.")
+                % {"least": 0 if blank else 1, "most": max_length}
+            ]
+        )
 
     return check
 
@@ -387,21 +399,21 @@ def _text(max_length: int, *, blank: bool = False) -> Check:
 def _flag(value: Any) -> bool:
     if type(value) is bool:
         return value
-    raise _Invalid(["Must be a valid boolean."])
+    raise _Invalid([_("Must be a valid boolean.")])
 
 
 def _mapping(value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
         return value  # a gain: the engine reads its keys (bad_gain)
-    raise _Invalid(["An object."])
+    raise _Invalid([_("An object.")])
 
 
 def _list_of(check: Check, max_length: int) -> Check:
     def checked(value: Any) -> list[Any]:
         if not isinstance(value, list):
-            raise _Invalid(["A list."])
+            raise _Invalid([_("A list.")])
         if len(value) > max_length:
-            raise _Invalid([f"At most {max_length} items."])
+            raise _Invalid([_("At most %(most)s items.") % {"most": max_length}])
         out, errors = [], {}
         for i, item in enumerate(value):
             try:
@@ -421,13 +433,13 @@ def _object(**spec: tuple[Check, bool]) -> Check:
 
     def checked(value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise _Invalid(["An object."])
+            raise _Invalid([_("An object.")])
         out, errors = {}, {}
         for key, (check, required) in spec.items():
             item = value.get(key)
             if item is None:
                 if required:
-                    errors[key] = ["This field is required."]
+                    errors[key] = [_("This field is required.")]
                 continue
             try:
                 out[key] = check(item)
@@ -508,9 +520,7 @@ class BrugesRoundInputSerializer(EntryInputSerializer, BrugesRoundEntrySerialize
             raise serializers.ValidationError(detail) from None
         number = checked.get("number")
         if number is not None and not 1 <= number <= MAX_ENTRY_NUMBER:
-            raise serializers.ValidationError(
-                {"number": [f"An integer from 1 to {MAX_ENTRY_NUMBER}."]}
-            )
+            raise serializers.ValidationError({"number": [_integer_from(1, MAX_ENTRY_NUMBER)]})
         return checked
 
     def entry_data(self) -> dict[str, Any]:
@@ -569,7 +579,10 @@ class BrugesGameCreateSerializer(GameCreateSerializer):
             return {}
         edition = Edition.objects.filter(game_type=GAME_TYPE, key=key).first()
         if edition is None:
-            raise RecordError("unknown_edition", f"no {INFO.label} edition {key!r} is stored")
+            raise RecordError(
+                "unknown_edition",
+                _("no %(game)s edition %(key)r is stored") % {"game": INFO.label, "key": key},
+            )
         return {"edition": edition}
 
 
