@@ -111,13 +111,29 @@ def check_player_names(names: Any, *, game: str, fewest: int, most: int) -> list
     """The player names of a log header in seat order: a list of ``fewest`` to ``most``
     non-blank strings. Raises ``LogError`` (malformed, bad_player_count)."""
     if not isinstance(names, list):
-        raise LogError("malformed", "'players' is the list of player names in seat order")
+        raise LogError(
+            "malformed",
+            said("{players} is the list of player names in seat order", players=Code("players")),
+        )
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise LogError("malformed", "'players' is the list of player names (non-empty strings)")
+            raise LogError(
+                "malformed",
+                said(
+                    "{players} is the list of player names (non-empty strings)",
+                    players=Code("players"),
+                ),
+            )
     if not fewest <= len(names) <= most:
         raise LogError(
-            "bad_player_count", f"{game} is for {fewest} to {most} players, not {len(names)}"
+            "bad_player_count",
+            said(
+                "{game} is for {fewest} to {most} players, not {count}",
+                game=game,
+                fewest=fewest,
+                most=most,
+                count=len(names),
+            ),
         )
     return list(names)
 
@@ -127,13 +143,18 @@ def check_header(log: Any, log_format: str) -> dict[str, Any]:
     ``LogError`` (malformed, unsupported_format)."""
     if type(log) is not dict:
         if not isinstance(log, Mapping):
-            raise LogError("malformed", "a log is a JSON object")
+            raise LogError("malformed", said("a log is a JSON object"))
         log = dict(log)
     header: dict[str, Any] = log
     if header.get("format") != log_format:
         raise LogError(
             "unsupported_format",
-            f"'format' must be {log_format!r}, not {header.get('format')!r}",
+            said(
+                "{format} must be {expected}, not {value!r}",
+                format=Code("format"),
+                expected=Code(log_format),
+                value=header.get("format"),
+            ),
         )
     return header
 
@@ -142,7 +163,14 @@ def check_first_player(first: Any, players: int) -> int:
     """The header's ``first_player``: a seat (an int, not a bool). Raises ``LogError``
     (bad_first_player)."""
     if type(first) is not int or not 0 <= first < players:
-        raise LogError("bad_first_player", f"'first_player' must be a seat from 0 to {players - 1}")
+        raise LogError(
+            "bad_first_player",
+            said(
+                "{first_player} must be a seat from 0 to {last}",
+                first_player=Code("first_player"),
+                last=players - 1,
+            ),
+        )
     seat: int = first
     return seat
 
@@ -150,4 +178,11 @@ def check_first_player(first: Any, players: int) -> int:
 def check_no_teams(teams: Any, *, game: str) -> None:
     """A game without teams: ``teams`` is missing or null. Raises ``LogError`` (bad_teams)."""
     if teams is not None:
-        raise LogError("bad_teams", f"{game} has no teams: 'teams' must be missing or null")
+        raise LogError(
+            "bad_teams",
+            said(
+                "{game} has no teams: {teams} must be missing or null",
+                game=game,
+                teams=Code("teams"),
+            ),
+        )

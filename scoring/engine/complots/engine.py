@@ -19,7 +19,7 @@ from scoring.engine.complots.rules import (
     TIEBREAK_SHARED,
     VARIANT_NAMES,
 )
-from scoring.engine.errors import LogError
+from scoring.engine.errors import Code, LogError, said
 
 
 class ComplotsEngine:
@@ -57,7 +57,7 @@ class ComplotsEngine:
         state = start_state(log)
         turns = log.get("turns", [])
         if not isinstance(turns, list):
-            raise LogError("malformed", "'turns' is a list of turns")
+            raise LogError("malformed", said("{turns} is a list of turns", turns=Code("turns")))
         for turn in turns:
             play_turn(state, turn)
         return build_result(state)

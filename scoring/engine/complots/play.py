@@ -55,11 +55,15 @@ from scoring.engine.complots.rules import (
     copies_for,
 )
 from scoring.engine.errors import (
+    Code,
     LogError,
+    Said,
+    Seat,
     check_first_player,
     check_header,
     check_no_teams,
     check_player_names,
+    said,
 )
 
 # RINGS[n][s]: the seats of an n-player table clockwise after s, s last (shared, never changed).
@@ -179,11 +183,13 @@ class State:
         return VARIANT_NAMES[self.variant]
 
 
-def _malformed(message: str, *, turn: int | None = None, seat: int | None = None) -> LogError:
+def _malformed(
+    message: str | Said, *, turn: int | None = None, seat: int | None = None
+) -> LogError:
     return LogError("malformed", message, round=turn, seat=seat, turn=turn)
 
 
-def _error(code: str, message: str, turn: int, seat: int | None) -> LogError:
+def _error(code: str, message: str | Said, turn: int, seat: int | None) -> LogError:
     return LogError(code, message, round=turn, seat=seat, turn=turn)
 
 
@@ -203,7 +209,13 @@ def check_variant(variant: Any) -> int:
     if code < 0:
         raise LogError(
             "bad_variant",
-            f"'variant' is 'ambassador' or 'inquisitor' (or null), not {variant!r}",
+            said(
+                "{variant} is {ambassador} or {inquisitor} (or null), not {value!r}",
+                variant=Code("variant"),
+                ambassador=Code("ambassador"),
+                inquisitor=Code("inquisitor"),
+                value=variant,
+            ),
         )
     return code
 
@@ -266,19 +278,52 @@ def _as_dict(value: Any) -> dict[str, Any] | None:
     return None
 
 
-def _read_challenge(value: Any, where: str, tno: int) -> tuple[int, bool]:
-    """A challenge object: (challenger seat, truthful)."""
+def _read_challenge(value: Any, of_block: bool, tno: int) -> tuple[int, bool]:
+    """A challenge object (the claim's, or the block's when ``of_block``): (challenger seat,
+    truthful)."""
     challenge = _as_dict(value)
     if challenge is None:
-        raise _malformed(f"{where} is an object {{'by': seat, 'truthful': true|false}}", turn=tno)
+        if of_block:
+            message = said(
+                "the block's {challenge} is an object {{'by': seat, 'truthful': true|false}}",
+                challenge=Code("challenge"),
+            )
+        else:
+            message = said(
+                "{challenge} is an object {{'by': seat, 'truthful': true|false}}",
+                challenge=Code("challenge"),
+            )
+        raise _malformed(message, turn=tno)
     by = challenge.get("by")
     if type(by) is not int:
-        raise _malformed(f"{where}: 'by' is the challenger's seat number", turn=tno)
+        if of_block:
+            message = said(
+                "the block's {challenge}: {by_key} is the challenger's seat number",
+                challenge=Code("challenge"),
+                by_key=Code("by"),
+            )
+        else:
+            message = said(
+                "{challenge}: {by_key} is the challenger's seat number",
+                challenge=Code("challenge"),
+                by_key=Code("by"),
+            )
+        raise _malformed(message, turn=tno)
     truthful = challenge.get("truthful")
     if type(truthful) is not bool:
-        raise _malformed(
-            f"{where}: 'truthful' is true or false (was the claim true?)", turn=tno, seat=by
-        )
+        if of_block:
+            message = said(
+                "the block's {challenge}: {truthful} is true or false (was the claim true?)",
+                challenge=Code("challenge"),
+                truthful=Code("truthful"),
+            )
+        else:
+            message = said(
+                "{challenge}: {truthful} is true or false (was the claim true?)",
+                challenge=Code("challenge"),
+                truthful=Code("truthful"),
+            )
+        raise _malformed(message, turn=tno, seat=by)
     return by, truthful
 
 
@@ -287,7 +332,12 @@ def _read_losses(value: Any, tno: int) -> list[dict[str, Any]]:
     if value is None:
         return []
     if type(value) is not list:
-        raise _malformed("'losses' is a list of {'seat': seat, 'card': character}", turn=tno)
+        raise _malformed(
+            said(
+                "{losses} is a list of {{'seat': seat, 'card': character}}", losses=Code("losses")
+            ),
+            turn=tno,
+        )
     listed: list[Any] = value
     for item in listed:
         if type(item) is not dict or type(item.get("seat")) is not int:
@@ -300,12 +350,20 @@ def _read_losses(value: Any, tno: int) -> list[dict[str, Any]]:
     for item in listed:
         loss = _as_dict(item)
         if loss is None:
-            raise _malformed("a loss is an object {'seat': seat, 'card': character}", turn=tno)
+            raise _malformed(
+                said("a loss is an object {{'seat': seat, 'card': character}}"), turn=tno
+            )
         seat = loss.get("seat")
         if type(seat) is not int:
-            raise _malformed("a loss's 'seat' is a seat number", turn=tno)
+            raise _malformed(
+                said("a loss's {seat_key} is a seat number", seat_key=Code("seat")), turn=tno
+            )
         if type(loss.get("card")) is not str:
-            raise _malformed("a loss's 'card' is a character name", turn=tno, seat=seat)
+            raise _malformed(
+                said("a loss's {card_key} is a character name", card_key=Code("card")),
+                turn=tno,
+                seat=seat,
+            )
         losses.append(loss)
     return losses
 
@@ -324,24 +382,37 @@ def play_turn(st: State, entry: Any) -> None:
     # The turn's shape first (malformed), read once into locals.
     t = _as_dict(entry)
     if t is None:
-        raise _malformed("a turn is an object with 'actor' and 'action'", turn=tno)
+        raise _malformed(
+            said(
+                "a turn is an object with {actor_key} and {action_key}",
+                actor_key=Code("actor"),
+                action_key=Code("action"),
+            ),
+            turn=tno,
+        )
     actor = t.get("actor")
     if type(actor) is not int:
-        raise _malformed("a turn's 'actor' is a seat number", turn=tno)
+        raise _malformed(
+            said("a turn's {actor_key} is a seat number", actor_key=Code("actor")), turn=tno
+        )
     action_value = t.get("action")
     target_value = t.get("target")
     has_target = target_value is not None
     target = -1
     if has_target:
         if type(target_value) is not int:
-            raise _malformed("'target' is a seat number", turn=tno, seat=actor)
+            raise _malformed(
+                said("{target_key} is a seat number", target_key=Code("target")),
+                turn=tno,
+                seat=actor,
+            )
         target = target_value
     challenge = t.get("challenge")
     has_challenge = challenge is not None
     challenger = -1
     truthful = False
     if has_challenge:
-        challenger, truthful = _read_challenge(challenge, "'challenge'", tno)
+        challenger, truthful = _read_challenge(challenge, False, tno)
     block_value = t.get("block")
     has_block = block_value is not None
     blocker = -1
@@ -353,59 +424,110 @@ def play_turn(st: State, entry: Any) -> None:
         block = _as_dict(block_value)
         if block is None:
             raise _malformed(
-                "'block' is an object {'by': seat, 'as': character, 'challenge': ...}", turn=tno
+                said(
+                    "{block} is an object {{'by': seat, 'as': character, 'challenge': ...}}",
+                    block=Code("block"),
+                ),
+                turn=tno,
             )
         by = block.get("by")
         if type(by) is not int:
-            raise _malformed("'block': 'by' is the blocker's seat number", turn=tno)
+            raise _malformed(
+                said(
+                    "{block}: {by_key} is the blocker's seat number",
+                    block=Code("block"),
+                    by_key=Code("by"),
+                ),
+                turn=tno,
+            )
         blocker = by
         as_value = block.get("as")
         if type(as_value) is not str:
             raise _malformed(
-                "'block': 'as' is the character the blocker claims", turn=tno, seat=blocker
+                said(
+                    "{block}: {as_key} is the character the blocker claims",
+                    block=Code("block"),
+                    as_key=Code("as"),
+                ),
+                turn=tno,
+                seat=blocker,
             )
         block_as = as_value
         inner = block.get("challenge")
         if inner is not None:
             has_block_challenge = True
-            block_challenger, block_truthful = _read_challenge(
-                inner, "the block's 'challenge'", tno
-            )
+            block_challenger, block_truthful = _read_challenge(inner, True, tno)
     losses = _read_losses(t.get("losses"), tno)
     forced_swap = t.get("forced_swap")
     if forced_swap is not None:
         if type(forced_swap) is not bool:
-            raise _malformed("'forced_swap' is true or false", turn=tno, seat=actor)
+            raise _malformed(
+                said("{forced_swap} is true or false", forced_swap=Code("forced_swap")),
+                turn=tno,
+                seat=actor,
+            )
         if action_value != "inquire":
-            raise _malformed("'forced_swap' belongs to an 'inquire' only", turn=tno, seat=actor)
+            raise _malformed(
+                said(
+                    "{forced_swap} belongs to an {inquire} only",
+                    forced_swap=Code("forced_swap"),
+                    inquire=Code("inquire"),
+                ),
+                turn=tno,
+                seat=actor,
+            )
 
     n = st.players
     hidden = st.hidden
     coins = st.coins
     if st.alive <= 1:  # K5: nothing comes after the game is won
         raise _error(
-            "game_over", f"the game was won on turn {st.turn_no}; no turn comes after", tno, actor
+            "game_over",
+            said("the game was won on turn {turn}; no turn comes after", turn=st.turn_no),
+            tno,
+            actor,
         )
     if actor != st.current:
         raise _error(
-            "out_of_turn", f"seat {st.current} plays turn {tno}, not seat {actor}", tno, actor
+            "out_of_turn",
+            said(
+                "{current} plays turn {turn}, not {actor}",
+                current=Seat(st.current),
+                turn=tno,
+                actor=Seat(actor),
+            ),
+            tno,
+            actor,
         )
     action = ACTION_CODES.get(action_value, -1) if type(action_value) is str else -1
     if action < 0:
         raise _error(
             "unknown_action",
-            f"{action_value!r} is not an action (one of {', '.join(ACTION_NAMES)})",
+            said(
+                "{action!r} is not an action (one of {actions})",
+                action=action_value,
+                actions=", ".join(ACTION_NAMES),
+            ),
             tno,
             actor,
         )
     variant = st.variant
     if action == INQUIRE and variant == VARIANT_AMBASSADOR:
-        raise _error("action_not_in_variant", "'inquire' needs the inquisitor variant", tno, actor)
+        raise _error(
+            "action_not_in_variant",
+            said("{inquire} needs the inquisitor variant", inquire=Code("inquire")),
+            tno,
+            actor,
+        )
     start_coins = coins[actor]
     if start_coins >= FORCED_COUP_COINS and action != COUP:
         raise _error(
             "forced_coup",
-            f"seat {actor} starts the turn with {start_coins} coins and must coup",
+            said(
+                "{seat} starts the turn with {coins} coins and must coup",
+                seat=Seat(actor),
+                coins=start_coins,
+            ),
             tno,
             actor,
         )
@@ -415,22 +537,45 @@ def play_turn(st: State, entry: Any) -> None:
         cost = COUP_COST if action == COUP else ASSASSIN_COST
         raise _error(
             "not_enough_coins",
-            f"{ACTION_NAMES[action]} costs {cost} coins; seat {actor} has {start_coins}",
+            said(
+                "{action} costs {cost} coins; {seat} has {coins}",
+                action=Code(ACTION_NAMES[action], quoted=False),
+                cost=cost,
+                seat=Seat(actor),
+                coins=start_coins,
+            ),
             tno,
             actor,
         )
     if TARGETED[action]:
         if not has_target:
-            raise _error("bad_target", f"'{ACTION_NAMES[action]}' needs a 'target'", tno, actor)
+            raise _error(
+                "bad_target",
+                said(
+                    "{action} needs a {target_key}",
+                    action=Code(ACTION_NAMES[action]),
+                    target_key=Code("target"),
+                ),
+                tno,
+                actor,
+            )
         if target == actor or not 0 <= target < n or not hidden[target]:
             raise _error(
                 "bad_target",
-                f"the target is a live player other than the actor, not {target}",
+                said(
+                    "the target is a live player other than the actor, not {target}",
+                    target=Seat(target),
+                ),
                 tno,
                 actor,
             )
     elif has_target:
-        raise _error("bad_target", f"'{ACTION_NAMES[action]}' has no target", tno, actor)
+        raise _error(
+            "bad_target",
+            said("{action} has no target", action=Code(ACTION_NAMES[action])),
+            tno,
+            actor,
+        )
 
     # Who may challenge and block (the losses themselves are read afterwards).
     claim = ACTION_CLAIMS[variant][action]
@@ -440,14 +585,20 @@ def play_turn(st: State, entry: Any) -> None:
         if claim < 0:
             raise _error(
                 "not_challengeable",
-                f"'{ACTION_NAMES[action]}' claims no character and cannot be challenged",
+                said(
+                    "{action} claims no character and cannot be challenged",
+                    action=Code(ACTION_NAMES[action]),
+                ),
                 tno,
                 challenger,
             )
         if challenger == actor or not 0 <= challenger < n or not hidden[challenger]:
             raise _error(
                 "bad_challenger",
-                f"the challenger is a live player other than the actor, not {challenger}",
+                said(
+                    "the challenger is a live player other than the actor, not {challenger}",
+                    challenger=Seat(challenger),
+                ),
                 tno,
                 challenger,
             )
@@ -464,34 +615,47 @@ def play_turn(st: State, entry: Any) -> None:
         ):
             raise _error(
                 "bad_challenger",
-                f"the block's challenger is a live player other than the blocker, "
-                f"not {block_challenger}",
+                said(
+                    "the block's challenger is a live player other than the blocker, "
+                    "not {challenger}",
+                    challenger=Seat(block_challenger),
+                ),
                 tno,
                 block_challenger,
             )
         if cancelled:
             raise _error(
                 "action_cancelled",
-                "the claim was a bluff: the action is cancelled and cannot be blocked",
+                said("the claim was a bluff: the action is cancelled and cannot be blocked"),
                 tno,
                 blocker,
             )
         if not BLOCKABLE[action]:
             raise _error(
-                "not_blockable", f"'{ACTION_NAMES[action]}' cannot be blocked", tno, blocker
+                "not_blockable",
+                said("{action} cannot be blocked", action=Code(ACTION_NAMES[action])),
+                tno,
+                blocker,
             )
         if BLOCK_BY_TARGET_ONLY[action]:
             if blocker != target or blocker == dead:
                 raise _error(
                     "bad_blocker",
-                    f"only the live target (seat {target}) may block '{ACTION_NAMES[action]}'",
+                    said(
+                        "only the live target ({target}) may block {action}",
+                        target=Seat(target),
+                        action=Code(ACTION_NAMES[action]),
+                    ),
                     tno,
                     blocker,
                 )
         elif blocker == actor or not 0 <= blocker < n or not hidden[blocker]:
             raise _error(
                 "bad_blocker",
-                f"a block comes from a live player other than the actor, not {blocker}",
+                said(
+                    "a block comes from a live player other than the actor, not {blocker}",
+                    blocker=Seat(blocker),
+                ),
                 tno,
                 blocker,
             )
@@ -499,7 +663,11 @@ def play_turn(st: State, entry: Any) -> None:
         if block_char < 0 or not BLOCKERS[variant][action] >> block_char & 1:
             raise _error(
                 "bad_block_character",
-                f"{block_as!r} does not block '{ACTION_NAMES[action]}'",
+                said(
+                    "{character!r} does not block {action}",
+                    character=block_as,
+                    action=Code(ACTION_NAMES[action]),
+                ),
                 tno,
                 blocker,
             )
@@ -511,7 +679,7 @@ def play_turn(st: State, entry: Any) -> None:
         if code < 0 or not in_game >> code & 1:
             raise _error(
                 "unknown_card",
-                f"{loss['card']!r} is not one of this game's characters",
+                said("{card!r} is not one of this game's characters", card=loss["card"]),
                 tno,
                 loss["seat"],
             )
@@ -590,7 +758,11 @@ def play_turn(st: State, entry: Any) -> None:
         extra = losses[out.k]["seat"]
         raise _error(
             "unexpected_loss",
-            f"no more loss is required in turn {tno}; seat {extra} loses nothing more",
+            said(
+                "no more loss is required in turn {turn}; {seat} loses nothing more",
+                turn=tno,
+                seat=Seat(extra),
+            ),
             tno,
             extra,
         )
@@ -637,7 +809,11 @@ def _lose(st: State, out: _Losses, seat: int, forbidden: int, credit: int, tno: 
     if k >= len(listed):
         raise _error(
             "missing_loss",
-            f"seat {seat} must lose an influence here, and 'losses' lists no more",
+            said(
+                "{seat} must lose an influence here, and {losses} lists no more",
+                seat=Seat(seat),
+                losses=Code("losses"),
+            ),
             tno,
             seat,
         )
@@ -646,7 +822,12 @@ def _lose(st: State, out: _Losses, seat: int, forbidden: int, credit: int, tno: 
     if by != seat:
         raise _error(
             "unexpected_loss",
-            f"the loss at position {k + 1} must be by seat {seat}, not seat {by}",
+            said(
+                "the loss at position {position} must be by {seat}, not {by}",
+                position=k + 1,
+                seat=Seat(seat),
+                by=Seat(by),
+            ),
             tno,
             by,
         )
@@ -655,7 +836,11 @@ def _lose(st: State, out: _Losses, seat: int, forbidden: int, credit: int, tno: 
     if card == forbidden:
         raise _error(
             "claimed_card_lost",
-            f"seat {seat} was caught bluffing the {name}: it cannot turn one up",
+            said(
+                "{seat} was caught bluffing the {character}: it cannot turn one up",
+                seat=Seat(seat),
+                character=Code(name, quoted=False),
+            ),
             tno,
             seat,
         )
@@ -663,7 +848,11 @@ def _lose(st: State, out: _Losses, seat: int, forbidden: int, credit: int, tno: 
     if up[card] >= st.copies:
         raise _error(
             "card_not_hidden",
-            f"every {name} is already face up; seat {seat} cannot hold one",
+            said(
+                "every {character} is already face up; {seat} cannot hold one",
+                character=Code(name, quoted=False),
+                seat=Seat(seat),
+            ),
             tno,
             seat,
         )
@@ -684,10 +873,13 @@ def _lose(st: State, out: _Losses, seat: int, forbidden: int, credit: int, tno: 
 
 
 def _no_copy_left(card: int, tno: int, seat: int) -> LogError:
-    name = CHARACTER_NAMES[card]
     return _error(
         "no_copy_left",
-        f"every {name} is already face up: seat {seat} cannot show one",
+        said(
+            "every {character} is already face up: {seat} cannot show one",
+            character=Code(CHARACTER_NAMES[card], quoted=False),
+            seat=Seat(seat),
+        ),
         tno,
         seat,
     )

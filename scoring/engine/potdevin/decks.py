@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from scoring.engine.errors import LogError
+from scoring.engine.errors import Code, LogError, Said, said
 from scoring.engine.potdevin.cards import (
     CARD_COUNT,
     CARD_INDEX,
@@ -59,7 +59,7 @@ class Deck:
         }
 
 
-def _bad_deck(message: str) -> LogError:
+def _bad_deck(message: str | Said) -> LogError:
     return LogError("bad_deck", message)
 
 
@@ -70,36 +70,56 @@ def deck_from_dict(data: Mapping[str, Any]) -> Deck:
     else. Raises ``LogError`` with code ``bad_deck``.
     """
     if not isinstance(data, Mapping):
-        raise _bad_deck("a deck is an object with 'id' and 'cards'")
+        raise _bad_deck(
+            said("a deck is an object with {id} and {cards}", id=Code("id"), cards=Code("cards"))
+        )
     deck_id = data.get("id")
     cards = data.get("cards")
     if not isinstance(deck_id, str) or not deck_id:
-        raise _bad_deck("a deck needs a non-empty string 'id'")
+        raise _bad_deck(said("a deck needs a non-empty string {id}", id=Code("id")))
     if not isinstance(cards, Mapping):
-        raise _bad_deck("a deck needs 'cards': an object from card to its guild symbols")
+        raise _bad_deck(
+            said(
+                "a deck needs {cards}: an object from card to its guild symbols",
+                cards=Code("cards"),
+            )
+        )
     symbols: list[tuple[int, ...]] = [()] * CARD_COUNT
     for name, guilds in cards.items():
         index = CARD_INDEX.get(name) if isinstance(name, str) else None
         if index is None:
-            raise _bad_deck(f"{name!r} is not a card (A1 to U13)")
+            raise _bad_deck(said("{name!r} is not a card (A1 to U13)", name=name))
         if not is_guild_card(index):
-            raise _bad_deck(f"{name} is a neutral card: only values 4 to 12 carry guild symbols")
+            raise _bad_deck(
+                said("{card} is a neutral card: only values 4 to 12 carry guild symbols", card=name)
+            )
         if (
             not isinstance(guilds, list)
             or not 1 <= len(guilds) <= MAX_SYMBOLS_PER_CARD
             or not all(isinstance(g, str) and g in GUILD_INDEX for g in guilds)
         ):
             raise _bad_deck(
-                f"{name} must carry 1 or {MAX_SYMBOLS_PER_CARD} symbols from {', '.join(GUILDS)}"
+                said(
+                    "{card} must carry 1 or {most} symbols from {guilds}",
+                    card=name,
+                    most=MAX_SYMBOLS_PER_CARD,
+                    guilds=", ".join(GUILDS),
+                )
             )
         symbols[index] = tuple(GUILD_INDEX[g] for g in guilds)
     missing = [CARD_NAMES[i] for i in range(CARD_COUNT) if is_guild_card(i) and not symbols[i]]
     if missing:
-        raise _bad_deck(f"guild cards without symbols: {', '.join(missing)}")
+        raise _bad_deck(said("guild cards without symbols: {cards}", cards=", ".join(missing)))
     verified = data.get("verified", False)
     description = data.get("description", "")
     if not isinstance(verified, bool) or not isinstance(description, str):
-        raise _bad_deck("'verified' must be true or false and 'description' a string")
+        raise _bad_deck(
+            said(
+                "{verified} must be true or false and {description} a string",
+                verified=Code("verified"),
+                description=Code("description"),
+            )
+        )
     return Deck(deck_id, tuple(symbols), verified=verified, description=description)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.engine.base import GameInfo
-from scoring.engine.errors import LogError
+from scoring.engine.errors import Code, LogError, said
 from scoring.engine.potdevin.decks import STANDARD_DECK, Deck
 from scoring.engine.potdevin.info import INFO
 from scoring.engine.potdevin.play import State, check_jokers, play_round, start_state
@@ -79,7 +79,7 @@ class PotDeVinEngine:
         state = start_state(log, deck or edition)
         rounds = log.get("rounds", [])
         if not isinstance(rounds, list):
-            raise LogError("malformed", "'rounds' is a list of rounds")
+            raise LogError("malformed", said("{rounds} is a list of rounds", rounds=Code("rounds")))
         for round_ in rounds:
             play_round(state, round_)
         return build_result(state, state.jokers)

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from scoring.engine.errors import LogError, check_first_player, check_header
+from scoring.engine.errors import (
+    Code,
+    LogError,
+    Said,
+    Seat,
+    check_first_player,
+    check_header,
+    said,
+)
 from scoring.engine.potdevin.cards import (
     ALL_CARDS_MASK,
     CARD_BIT,
@@ -147,7 +155,9 @@ class State:
         return self.setup.players
 
 
-def _malformed(message: str, *, round: int | None = None, seat: int | None = None) -> LogError:
+def _malformed(
+    message: str | Said, *, round: int | None = None, seat: int | None = None
+) -> LogError:
     return LogError("malformed", message, round=round, seat=seat)
 
 
@@ -159,11 +169,16 @@ def _card(name: Any, *, round: int | None = None, seat: int | None = None) -> in
     if type(name) is str and name in CARD_INDEX:
         return CARD_INDEX[name]
     if not isinstance(name, str):
-        raise _malformed(f"a card is written like 'A7', not {name!r}", round=round, seat=seat)
+        raise _malformed(
+            said("a card is written like 'A7', not {value!r}", value=name), round=round, seat=seat
+        )
     index = CARD_INDEX.get(name)
     if index is None:
         raise LogError(
-            "unknown_card", f"{name!r} is not a card (A1 to U13)", round=round, seat=seat
+            "unknown_card",
+            said("{name!r} is not a card (A1 to U13)", name=name),
+            round=round,
+            seat=seat,
         )
     return index
 
@@ -171,14 +186,38 @@ def _card(name: Any, *, round: int | None = None, seat: int | None = None) -> in
 def check_players(names: Any) -> tuple[list[str], Setup]:
     """The player names in seat order and the setup for that many players."""
     if not isinstance(names, list):
-        raise _malformed("'players' is the list of player names in seat order")
+        raise _players_malformed()
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise _malformed("'players' is the list of player names in seat order")
+            raise _players_malformed()
     setup = SETUPS.get(len(names))
     if setup is None:
-        raise LogError("bad_player_count", f"Pot de Vin is for 3 to 6 players, not {len(names)}")
+        raise LogError(
+            "bad_player_count",
+            said(
+                "{game} is for {fewest} to {most} players, not {count}",
+                game="Pot de Vin",
+                fewest=min(SETUPS),
+                most=max(SETUPS),
+                count=len(names),
+            ),
+        )
     return list(names), setup
+
+
+def _players_malformed() -> LogError:
+    return _malformed(
+        said("{players} is the list of player names in seat order", players=Code("players"))
+    )
+
+
+def _teams_malformed() -> LogError:
+    return _malformed(
+        said(
+            "{teams} is null or a list of lists of seats, like [[0, 2], [1, 3]]",
+            teams=Code("teams"),
+        )
+    )
 
 
 def check_teams(teams: Any, n: int) -> list[list[int]] | None:
@@ -186,33 +225,46 @@ def check_teams(teams: Any, n: int) -> list[list[int]] | None:
     if teams is None:
         return None
     if n not in TEAM_COUNTS:
-        raise LogError("bad_teams", f"team play needs 4 or 6 players, not {n}")
-    shape = "'teams' is null or a list of lists of seats, like [[0, 2], [1, 3]]"
+        raise LogError("bad_teams", said("team play needs 4 or 6 players, not {count}", count=n))
     if not isinstance(teams, list):
-        raise _malformed(shape)
+        raise _teams_malformed()
     checked: list[list[int]] = []
     for team in teams:
         if not isinstance(team, list):
-            raise _malformed(shape)
+            raise _teams_malformed()
         for s in team:
             if not _is_int(s):
-                raise _malformed(shape)
+                raise _teams_malformed()
         checked.append(list(team))
     sizes_ok = len(checked) == TEAM_COUNTS[n]
     for team in checked:
         sizes_ok = sizes_ok and len(team) == TEAM_SIZE
     if not sizes_ok:
-        raise LogError("bad_teams", f"{n} players play in {TEAM_COUNTS[n]} teams of {TEAM_SIZE}")
+        raise LogError(
+            "bad_teams",
+            said(
+                "{players} players play in {teams} teams of {size}",
+                players=n,
+                teams=TEAM_COUNTS[n],
+                size=TEAM_SIZE,
+            ),
+        )
     # n seats in all, so covering every seat means each seat exactly once.
     seen = 0
     for team in checked:
         for s in team:
             seen |= 1 << s if 0 <= s < n else 1 << n
     if seen != (1 << n) - 1:
-        raise LogError("bad_teams", f"every seat 0 to {n - 1} must be in exactly one team")
+        raise LogError(
+            "bad_teams", said("every seat 0 to {last} must be in exactly one team", last=n - 1)
+        )
     for a, b in checked:
         if (a - b) % n in (1, n - 1):
-            raise LogError("bad_teams", f"teammates {a} and {b} sit side by side", seat=max(a, b))
+            raise LogError(
+                "bad_teams",
+                said("teammates {a} and {b} sit side by side", a=Seat(a), b=Seat(b)),
+                seat=max(a, b),
+            )
     return checked
 
 
@@ -225,35 +277,57 @@ def _check_hands(hands: Any, setup: Setup) -> list[int] | None:
             return masks
     # Anything odd: find the first thing wrong, for the error.
     if not isinstance(hands, Mapping):
-        raise _malformed("'hands' is null or an object from seat to its cards")
+        raise _malformed(
+            said("{hands} is null or an object from seat to its cards", hands=Code("hands"))
+        )
     by_seat: dict[int, Any] = {}
     for key, cards in hands.items():
         seat = int(key) if isinstance(key, str) and key.isdigit() else key
         if not _is_int(seat) or not 0 <= seat < setup.players:
-            raise LogError("bad_hands", f"'hands' names {key!r}, which is not a seat")
+            raise LogError(
+                "bad_hands",
+                said("{hands} names {key!r}, which is not a seat", hands=Code("hands"), key=key),
+            )
         if seat in by_seat:
-            raise LogError("bad_hands", f"'hands' gives seat {seat} twice", seat=seat)
+            raise LogError(
+                "bad_hands",
+                said("{hands} gives {seat} twice", hands=Code("hands"), seat=Seat(seat)),
+                seat=seat,
+            )
         by_seat[seat] = cards
     masks = []
     dealt = 0
     for seat in range(setup.players):
         cards = by_seat.get(seat)
         if cards is None:
-            raise LogError("bad_hands", f"'hands' has no hand for seat {seat}", seat=seat)
+            raise LogError(
+                "bad_hands",
+                said("{hands} has no hand for {seat}", hands=Code("hands"), seat=Seat(seat)),
+                seat=seat,
+            )
         if not isinstance(cards, list):
-            raise _malformed(f"the hand of seat {seat} is a list of cards", seat=seat)
+            raise _malformed(
+                said("the hand of {seat} is a list of cards", seat=Seat(seat)), seat=seat
+            )
         if len(cards) != setup.hand:
             raise LogError(
                 "bad_hands",
-                f"seat {seat} holds {len(cards)} cards; with {setup.players} players a hand "
-                f"is {setup.hand}",
+                said(
+                    "{seat} holds {count} cards; with {players} players a hand is {hand}",
+                    seat=Seat(seat),
+                    count=len(cards),
+                    players=setup.players,
+                    hand=setup.hand,
+                ),
                 seat=seat,
             )
         mask = 0
         for name in cards:
             bit = 1 << _card(name, seat=seat)
             if dealt & bit or mask & bit:
-                raise LogError("duplicate_card", f"{name} is dealt twice", seat=seat)
+                raise LogError(
+                    "duplicate_card", said("{card} is dealt twice", card=name), seat=seat
+                )
             mask |= bit
         dealt |= mask
         masks.append(mask)
@@ -287,12 +361,18 @@ def _check_trump_pile(pile: Any, setup: Setup, dealt: int) -> list[int] | None:
     if pile is None:
         return None
     if not isinstance(pile, list):
-        raise _malformed("'trump_pile' is null or a list of cards")
+        raise _malformed(
+            said("{trump_pile} is null or a list of cards", trump_pile=Code("trump_pile"))
+        )
     if len(pile) != setup.trump_pile:
         raise LogError(
             "bad_trump_pile",
-            f"with {setup.players} players the trump pile has {setup.trump_pile} cards, "
-            f"not {len(pile)}",
+            said(
+                "with {players} players the trump pile has {size} cards, not {count}",
+                players=setup.players,
+                size=setup.trump_pile,
+                count=len(pile),
+            ),
         )
     order: list[int] = []
     seen = 0
@@ -300,9 +380,11 @@ def _check_trump_pile(pile: Any, setup: Setup, dealt: int) -> list[int] | None:
         ci = _card(name)
         bit = 1 << ci
         if seen & bit:
-            raise LogError("duplicate_card", f"{name} is twice in the trump pile")
+            raise LogError("duplicate_card", said("{card} is twice in the trump pile", card=name))
         if dealt & bit:
-            raise LogError("duplicate_card", f"{name} is both dealt and in the trump pile")
+            raise LogError(
+                "duplicate_card", said("{card} is both dealt and in the trump pile", card=name)
+            )
         seen |= bit
         order.append(ci)
     return order
@@ -313,17 +395,29 @@ def parse_jokers(jokers: Any, n: int) -> dict[int, list[str]] | None:
     if jokers is None:
         return None
     if not isinstance(jokers, Mapping):
-        raise _malformed("'jokers' is null or an object from seat to a list of guilds")
+        raise _malformed(
+            said(
+                "{jokers} is null or an object from seat to a list of guilds",
+                jokers=Code("jokers"),
+            )
+        )
     placement: dict[int, list[str]] = {}
     for key, guilds in jokers.items():
         seat = int(key) if isinstance(key, str) and key.isdigit() else key
         if not _is_int(seat) or not 0 <= seat < n:
-            raise LogError("bad_joker_placement", f"'jokers' names {key!r}, which is not a seat")
+            raise LogError(
+                "bad_joker_placement",
+                said("{jokers} names {key!r}, which is not a seat", jokers=Code("jokers"), key=key),
+            )
         if not isinstance(guilds, list) or not all(isinstance(g, str) for g in guilds):
-            raise _malformed(f"the Jokers of seat {seat} are a list of guild names", seat=seat)
+            raise _malformed(
+                said("the Jokers of {seat} are a list of guild names", seat=Seat(seat)), seat=seat
+            )
         for g in guilds:
             if g not in GUILD_INDEX:
-                raise LogError("bad_joker_placement", f"{g!r} is not a guild", seat=seat)
+                raise LogError(
+                    "bad_joker_placement", said("{guild!r} is not a guild", guild=g), seat=seat
+                )
         placement[seat] = list(guilds)
     return placement
 
@@ -352,10 +446,12 @@ def _start_state(log: dict[str, Any], deck: Deck | None) -> State:
         if deck_id is None:
             deck_id = DEFAULT_DECK_ID
         if not isinstance(deck_id, str):
-            raise _malformed("'deck' is the id of a deck version")
+            raise _malformed(said("{deck} is the id of a deck version", deck=Code("deck")))
         found = BUILTIN_DECKS.get(deck_id)
         if found is None:
-            raise LogError("unknown_deck", f"no deck {deck_id!r} is known to the engine")
+            raise LogError(
+                "unknown_deck", said("no deck {deck!r} is known to the engine", deck=deck_id)
+            )
         deck = found
     teams = check_teams(log.get("teams"), n)
     hands = _check_hands(log.get("hands"), setup)
@@ -408,30 +504,45 @@ def _check_trump(st: State, trump: int, rno: int) -> None:
     bit = 1 << trump
     name = CARD_NAMES[trump]
     if st.played & bit:
-        raise LogError("duplicate_card", f"the trump {name} was already played", round=rno)
+        raise LogError(
+            "duplicate_card", said("the trump {card} was already played", card=name), round=rno
+        )
     if st.setup.players == 6:
         if rno > SIX_PLAYER_CYCLE and not st.trumps & bit:
             raise LogError(
                 "wrong_trump",
-                f"round {rno} reveals {name}, which is not one of the 4 trump cards of rounds 1-4",
+                said(
+                    "round {round} reveals {card}, which is not one of the 4 trump cards of "
+                    "rounds 1-4",
+                    round=rno,
+                    card=name,
+                ),
                 round=rno,
             )
         if st.cycle & bit:
             raise LogError(
-                "trump_reused", f"{name} was already revealed in this cycle of 4", round=rno
+                "trump_reused",
+                said("{card} was already revealed in this cycle of 4", card=name),
+                round=rno,
             )
     elif st.trumps & bit:
-        raise LogError("trump_reused", f"{name} was already revealed as trump", round=rno)
+        raise LogError(
+            "trump_reused", said("{card} was already revealed as trump", card=name), round=rno
+        )
     if st.pile_order is not None:
         if st.pile_order[rno - 1] != trump:
-            expected = CARD_NAMES[st.pile_order[rno - 1]]
             raise LogError(
                 "wrong_trump",
-                f"the recorded trump pile reveals {expected} in round {rno}, not {name}",
+                said(
+                    "the recorded trump pile reveals {expected} in round {round}, not {card}",
+                    expected=CARD_NAMES[st.pile_order[rno - 1]],
+                    round=rno,
+                    card=name,
+                ),
                 round=rno,
             )
     elif st.pile and not st.pile & bit:
-        raise LogError("wrong_trump", f"{name} is not in the trump pile", round=rno)
+        raise LogError("wrong_trump", said("{card} is not in the trump pile", card=name), round=rno)
 
 
 class _Plays:
@@ -462,17 +573,30 @@ def play_round(st: State, rnd: Any) -> None:
     if st.finished:
         raise LogError(
             "too_many_rounds",
-            f"the game ended after round {st.round_no}; round {rno} cannot be played",
+            said(
+                "the game ended after round {last}; round {round} cannot be played",
+                last=st.round_no,
+                round=rno,
+            ),
             round=rno,
         )
     if type(rnd) is not dict:
         if not isinstance(rnd, Mapping):
-            raise _malformed("a round is an object with 'trump' and 'plays'", round=rno)
+            raise _malformed(
+                said(
+                    "a round is an object with {trump} and {plays}",
+                    trump=Code("trump"),
+                    plays=Code("plays"),
+                ),
+                round=rno,
+            )
         rnd = dict(rnd)
     round_: dict[str, Any] = rnd
     plays = round_.get("plays")
     if type(plays) is not list:
-        raise _malformed("'plays' is the list of actions in turn order", round=rno)
+        raise _malformed(
+            said("{plays} is the list of actions in turn order", plays=Code("plays")), round=rno
+        )
     trump = _card(round_.get("trump"), round=rno)
     if st.setup.players == 6 and (rno - 1) % SIX_PLAYER_CYCLE == 0:
         st.cycle = 0  # a new cycle: the 4 cards are shuffled into a new pile
@@ -588,33 +712,53 @@ def _checked_plays(
     offs: list[tuple[int, int]] = []  # (seat, card) off the lead, deal not recorded
     for i, p in enumerate(plays):
         if not isinstance(p, Mapping):
-            raise _malformed("a play is an object with 'seat' and 'card' or 'pass'", round=rno)
+            raise _malformed(
+                said(
+                    "a play is an object with {seat_key} and {card_key} or {pass_key}",
+                    seat_key=Code("seat"),
+                    card_key=Code("card"),
+                    pass_key=Code("pass"),
+                ),
+                round=rno,
+            )
         seat = p.get("seat")
         if not _is_int(seat):
-            raise _malformed("a play's 'seat' is a seat number", round=rno)
+            raise _malformed(
+                said("a play's {seat_key} is a seat number", seat_key=Code("seat")), round=rno
+            )
         if not 0 <= seat < n:
+            # Not a seat of this table: the number as written, not a player.
             raise LogError(
-                "unknown_seat", f"there is no seat {seat} at this table", round=rno, seat=seat
+                "unknown_seat",
+                said("there is no seat {number} at this table", number=seat),
+                round=rno,
+                seat=seat,
             )
         card = p.get("card")
         if card is None:
             if p.get("pass") is not True:
                 raise _malformed(
-                    "a play has either a 'card' or \"pass\": true", round=rno, seat=seat
+                    said('a play has either a {card_key} or "pass": true', card_key=Code("card")),
+                    round=rno,
+                    seat=seat,
                 )
             if i >= n_expected or expected[i] != seat:
                 raise _out_of_turn(expected, i, seat, rno)
             if i == 0:
                 raise LogError(
                     "starter_passed",
-                    f"seat {seat} starts round {rno} and must play a card",
+                    said(
+                        "{seat} starts round {round} and must play a card",
+                        seat=Seat(seat),
+                        round=rno,
+                    ),
                     round=rno,
                     seat=seat,
                 )
             if not gems[seat]:
                 raise LogError(
                     "pass_without_gems",
-                    f"seat {seat} has no gem left to pay for a pass",
+                    said("{seat} has no gem left to pay for a pass", seat=Seat(seat)),
                     round=rno,
                     seat=seat,
                 )
@@ -622,12 +766,16 @@ def _checked_plays(
             done.pot += 1
             continue
         if p.get("pass"):
-            raise _malformed("a play cannot both play a card and pass", round=rno, seat=seat)
+            raise _malformed(said("a play cannot both play a card and pass"), round=rno, seat=seat)
         ci = _card(card, round=rno, seat=seat)
         if not counts[seat]:
             raise LogError(
                 "not_in_hand",
-                f"seat {seat} has played every card of their hand; {card} cannot be theirs",
+                said(
+                    "{seat} has played every card of their hand; {card} cannot be theirs",
+                    seat=Seat(seat),
+                    card=card,
+                ),
                 round=rno,
                 seat=seat,
             )
@@ -636,13 +784,24 @@ def _checked_plays(
         bit = 1 << ci
         if in_pile & bit:
             raise LogError(
-                "card_in_trump_pile", f"{card} lies in the trump pile", round=rno, seat=seat
+                "card_in_trump_pile",
+                said("{card} lies in the trump pile", card=card),
+                round=rno,
+                seat=seat,
             )
         if seen & bit:
-            raise LogError("duplicate_card", f"{card} was already played", round=rno, seat=seat)
+            raise LogError(
+                "duplicate_card",
+                said("{card} was already played", card=card),
+                round=rno,
+                seat=seat,
+            )
         if hands is not None and not hands[seat] & bit:
             raise LogError(
-                "not_in_hand", f"{card} is not in the hand of seat {seat}", round=rno, seat=seat
+                "not_in_hand",
+                said("{card} is not in the hand of {seat}", card=card, seat=Seat(seat)),
+                round=rno,
+                seat=seat,
             )
         ch = ci // 13
         if i == 0:
@@ -653,8 +812,12 @@ def _checked_plays(
             elif hands[seat] & CHARACTER_MASKS[lead]:
                 raise LogError(
                     "revoke",
-                    f"seat {seat} played {card} while holding a {CHARACTERS[lead]} card, the "
-                    f"lead character",
+                    said(
+                        "{seat} played {card} while holding a {character} card, the lead character",
+                        seat=Seat(seat),
+                        card=card,
+                        character=Code(CHARACTERS[lead], quoted=False),
+                    ),
                     round=rno,
                     seat=seat,
                 )
@@ -670,7 +833,10 @@ def _checked_plays(
     if len(plays) < n_expected:
         missing = expected[len(plays)]
         raise LogError(
-            "out_of_turn", f"seat {missing} did not act in round {rno}", round=rno, seat=missing
+            "out_of_turn",
+            said("{seat} did not act in round {round}", seat=Seat(missing), round=rno),
+            round=rno,
+            seat=missing,
         )
     _note_offs(st, offs, lead, rno)
     done.lead = lead
@@ -766,7 +932,16 @@ def _prove_revokes(st: State, seat: int, ci: int, rno: int) -> None:
 
 def _out_of_turn(expected: tuple[int, ...], i: int, seat: int, rno: int) -> LogError:
     if i < len(expected):
-        message = f"seat {expected[i]} acts at this point of round {rno}, not seat {seat}"
+        message = said(
+            "{expected} acts at this point of round {round}, not {seat}",
+            expected=Seat(expected[i]),
+            round=rno,
+            seat=Seat(seat),
+        )
     else:
-        message = f"every seat holding cards has acted in round {rno}; seat {seat} cannot"
+        message = said(
+            "every seat holding cards has acted in round {round}; {seat} cannot",
+            round=rno,
+            seat=Seat(seat),
+        )
     return LogError("out_of_turn", message, round=rno, seat=seat)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from scoring.engine.errors import LogError
+from scoring.engine.errors import Code, LogError, said
 from scoring.engine.potdevin.cards import (
     GUILD_INDEX,
     GUILDS,
@@ -134,15 +134,25 @@ def place_jokers(
     for name in stated:
         g = GUILD_INDEX.get(name, -1)
         if g < 0:
-            raise LogError("bad_joker_placement", f"{name!r} is not a guild", seat=seat)
+            raise LogError(
+                "bad_joker_placement", said("{guild!r} is not a guild", guild=name), seat=seat
+            )
         if placed >> g & 1:
             raise LogError(
-                "bad_joker_placement", f"a column holds one Joker at most ({name})", seat=seat
+                "bad_joker_placement",
+                said(
+                    "a column holds one Joker at most ({guild})",
+                    guild=Code(name, quoted=False),
+                ),
+                seat=seat,
             )
         if columns[g] == 0:
             raise LogError(
                 "bad_joker_placement",
-                f"a Joker cannot make a column alone: no {name} symbol to join",
+                said(
+                    "a Joker cannot make a column alone: no {guild} symbol to join",
+                    guild=Code(name, quoted=False),
+                ),
                 seat=seat,
             )
         placed |= 1 << g
@@ -150,8 +160,14 @@ def place_jokers(
     if count != forced:
         raise LogError(
             "bad_joker_placement",
-            f"{forced} Joker(s) must be placed ({jokers} held, {len(eligible)} columns to take "
-            f"them), not {count}",
+            said(
+                "{forced} Joker(s) must be placed ({held} held, {columns} columns to take them), "
+                "not {count}",
+                forced=forced,
+                held=jokers,
+                columns=len(eligible),
+                count=count,
+            ),
             seat=seat,
         )
     return placed
