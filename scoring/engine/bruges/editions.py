@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeGuard
 
 from scoring.engine.bruges.rules import COLOR_CODES, COLORS, SECTIONS, SPACES, TOP_STEP
-from scoring.engine.errors import LogError
+from scoring.engine.errors import Code, LogError, Said, said
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Edition:
         return {"prestige_points": list(self.prestige_points), "canal": canal}
 
 
-def _bad(message: str) -> LogError:
+def _bad(message: str | Said) -> LogError:
     return LogError("bad_edition", message)
 
 
@@ -60,43 +60,89 @@ def edition_from_dict(data: Any) -> Edition:
     {"cost", "color"}], "right": [...]}}`` (``description`` optional). Raises ``LogError``
     with code ``bad_edition``."""
     if not isinstance(data, Mapping):
-        raise _bad("an edition is an object with 'id', 'prestige_points' and 'canal'")
+        raise _bad(
+            said(
+                "an edition is an object with {id_key}, {points_key} and {canal_key}",
+                id_key=Code("id"),
+                points_key=Code("prestige_points"),
+                canal_key=Code("canal"),
+            )
+        )
     edition_id = data.get("id")
     if not isinstance(edition_id, str) or not edition_id:
-        raise _bad("an edition needs a non-empty string 'id'")
+        raise _bad(said("an edition needs a non-empty string {key}", key=Code("id")))
     points = data.get("prestige_points")
     if (
         not isinstance(points, list)
         or len(points) != TOP_STEP + 1
         or not all(_is_int(p) and p >= 0 for p in points)
     ):
-        raise _bad(f"'prestige_points' is a list of {TOP_STEP + 1} integers >= 0 (steps 0..12)")
+        raise _bad(
+            said(
+                "{key} is a list of {count} integers >= 0 (steps 0..{top})",
+                key=Code("prestige_points"),
+                count=TOP_STEP + 1,
+                top=TOP_STEP,
+            )
+        )
     canal = data.get("canal")
     if not isinstance(canal, Mapping):
-        raise _bad("'canal' is an object with the sections 'left' and 'right'")
+        raise _bad(
+            said(
+                "{key} is an object with the sections {left} and {right}",
+                key=Code("canal"),
+                left=Code("left"),
+                right=Code("right"),
+            )
+        )
     costs: list[int] = []
     colors: list[int] = []
     for name in SECTIONS:
         spaces = canal.get(name)
         if not isinstance(spaces, list) or len(spaces) != SPACES:
-            raise _bad(f"canal section {name!r} is a list of {SPACES} spaces")
+            raise _bad(
+                said(
+                    "canal section {section} is a list of {spaces} spaces",
+                    section=Code(name),
+                    spaces=SPACES,
+                )
+            )
         for space in spaces:
             if not isinstance(space, Mapping):
-                raise _bad(f"a space of section {name!r} is an object {{'cost', 'color'}}")
+                raise _bad(
+                    said(
+                        "a space of section {section} is an object {{{cost_key}, {color_key}}}",
+                        section=Code(name),
+                        cost_key=Code("cost"),
+                        color_key=Code("color"),
+                    )
+                )
             cost = space.get("cost")
             if not _is_int(cost) or cost < 0:
-                raise _bad(f"a space's 'cost' in section {name!r} is an integer >= 0")
+                raise _bad(
+                    said(
+                        "a space's {key} in section {section} is an integer >= 0",
+                        key=Code("cost"),
+                        section=Code(name),
+                    )
+                )
             color = space.get("color")
             if color is None:
                 colors.append(-1)
             elif isinstance(color, str) and color in COLOR_CODES:
                 colors.append(COLOR_CODES[color])
             else:
-                raise _bad(f"a space's 'color' is one of {', '.join(COLORS)} or null")
+                raise _bad(
+                    said(
+                        "a space's {key} is one of {colors} or null",
+                        key=Code("color"),
+                        colors=", ".join(COLORS),
+                    )
+                )
             costs.append(cost)
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise _bad("'description' is a string")
+        raise _bad(said("{key} is a string", key=Code("description")))
     return Edition(edition_id, tuple(points), tuple(costs), tuple(colors), description)
 
 

@@ -28,7 +28,7 @@ from scoring.engine.bruges.rules import (
     TIEBREAK_FLORINS,
     TIEBREAK_SHARED,
 )
-from scoring.engine.errors import LogError
+from scoring.engine.errors import Code, LogError, Seat, said
 
 
 class BrugesEngine:
@@ -71,7 +71,7 @@ class BrugesEngine:
         if rounds is None:
             rounds = []
         if type(rounds) is not list:
-            raise LogError("malformed", "'rounds' is a list of rounds")
+            raise LogError("malformed", said("{key} is a list of rounds", key=Code("rounds")))
         for round_ in rounds:
             play_round(state, round_)
         return build_result(state, state.final)
@@ -89,20 +89,30 @@ def laurel_points(st: State, final: dict[str, Any]) -> tuple[list[int], list[lis
         pid: str = item["person"]
         value: int = item["points"]
         if not 0 <= seat < n:
-            raise LogError("bad_laurels", f"a laurel entry names seat {seat}, not a seat")
+            raise LogError(
+                "bad_laurels", said("a laurel entry names {seat}, not a seat", seat=Seat(seat))
+            )
         if pid in seen:
-            raise LogError("bad_laurels", f"laurel person {pid!r} is listed twice", seat=seat)
+            raise LogError(
+                "bad_laurels", said("laurel person {pid!r} is listed twice", pid=pid), seat=seat
+            )
         seen.add(pid)
         if value < 0:
-            raise LogError("bad_laurels", f"laurel person {pid!r} scores points >= 0", seat=seat)
+            raise LogError(
+                "bad_laurels", said("laurel person {pid!r} scores points >= 0", pid=pid), seat=seat
+            )
         p = st.person_index.get(pid, -1)
         person = st.persons[p] if p >= 0 else None
         if person is None or person.owner != seat or person.status != IN_PLAY:
             raise LogError(
-                "bad_laurels", f"person {pid!r} is not in play in seat {seat}'s houses", seat=seat
+                "bad_laurels",
+                said("person {pid!r} is not in play in {seat}'s houses", pid=pid, seat=Seat(seat)),
+                seat=seat,
             )
         if person.icon != LAUREL:
-            raise LogError("bad_laurels", f"person {pid!r} is not a laurel person", seat=seat)
+            raise LogError(
+                "bad_laurels", said("person {pid!r} is not a laurel person", pid=pid), seat=seat
+            )
         points[seat] += value
         applied[seat].append({"person": pid, "points": value})
     return points, applied

@@ -77,12 +77,16 @@ from scoring.engine.bruges.rules import (
     YELLOW,
 )
 from scoring.engine.errors import (
+    Code,
     LogError,
+    Said,
     check_first_player,
     check_header,
     check_no_teams,
     check_player_names,
+    said,
 )
+from scoring.engine.errors import Seat as SeatNo
 
 
 class Seat:
@@ -252,7 +256,7 @@ class _Round:
     pending: list[int]  # penalties triggered by a gain and not suffered yet (seat * 5 + colour)
 
 
-def _malformed(message: str, rnd: _Round | None = None, seat: int | None = None) -> LogError:
+def _malformed(message: str | Said, rnd: _Round | None = None, seat: int | None = None) -> LogError:
     if rnd is None:
         return LogError("malformed", message, seat=seat)
     return LogError(
@@ -260,7 +264,7 @@ def _malformed(message: str, rnd: _Round | None = None, seat: int | None = None)
     )
 
 
-def _error(code: str, message: str, rnd: _Round, seat: int | None) -> LogError:
+def _error(code: str, message: str | Said, rnd: _Round, seat: int | None) -> LogError:
     return LogError(code, message, round=rnd.rno, seat=seat, turn=rnd.tno if rnd.tno else None)
 
 
@@ -278,7 +282,7 @@ def _as_list(value: Any, what: str, rnd: _Round) -> list[Any]:
     if value is None:
         return []
     if type(value) is not list:
-        raise _malformed(f"'{what}' is a list", rnd)
+        raise _malformed(said("{key} is a list", key=Code(what)), rnd)
     items: list[Any] = value
     return items
 
@@ -302,7 +306,10 @@ def choose_edition(log_edition: Any, edition: Any) -> Edition:
     if isinstance(log_edition, str) and log_edition in BUILTIN_EDITIONS:
         return BUILTIN_EDITIONS[log_edition]
     known = ", ".join(sorted(BUILTIN_EDITIONS))
-    raise LogError("unknown_edition", f"no built-in edition {log_edition!r}; known: {known}")
+    raise LogError(
+        "unknown_edition",
+        said("no built-in edition {edition!r}; known: {known}", edition=log_edition, known=known),
+    )
 
 
 def check_final(final: Any) -> dict[str, Any] | None:
@@ -312,26 +319,51 @@ def check_final(final: Any) -> dict[str, Any] | None:
         return None
     obj = _as_dict(final)
     if obj is None:
-        raise _malformed("'final' is an object {'laurels': [...]} or null")
+        raise _malformed(
+            said(
+                "{final_key} is an object {{{laurels_key}: [...]}} or null",
+                final_key=Code("final"),
+                laurels_key=Code("laurels"),
+            )
+        )
     raw = obj.get("laurels")
     if raw is None:
         raw = []
     if type(raw) is not list:
-        raise _malformed("'final.laurels' is a list of {'seat', 'person', 'points'}")
+        raise _malformed(
+            said(
+                "{key} is a list of {{{seat_key}, {person_key}, {points_key}}}",
+                key=Code("final.laurels"),
+                seat_key=Code("seat"),
+                person_key=Code("person"),
+                points_key=Code("points"),
+            )
+        )
     laurels: list[dict[str, Any]] = []
     for item in raw:
         entry = _as_dict(item)
         if entry is None:
-            raise _malformed("a laurel entry is an object {'seat', 'person', 'points'}")
+            raise _malformed(
+                said(
+                    "a laurel entry is an object {{{seat_key}, {person_key}, {points_key}}}",
+                    seat_key=Code("seat"),
+                    person_key=Code("person"),
+                    points_key=Code("points"),
+                )
+            )
         seat = entry.get("seat")
         if type(seat) is not int:
-            raise _malformed("a laurel entry's 'seat' is a seat number")
+            raise _malformed(said("a laurel entry's {key} is a seat number", key=Code("seat")))
         person = entry.get("person")
         if type(person) is not str:
-            raise _malformed("a laurel entry's 'person' is a person id", seat=seat)
+            raise _malformed(
+                said("a laurel entry's {key} is a person id", key=Code("person")), seat=seat
+            )
         points = entry.get("points")
         if type(points) is not int:
-            raise _malformed("a laurel entry's 'points' is an integer", seat=seat)
+            raise _malformed(
+                said("a laurel entry's {key} is an integer", key=Code("points")), seat=seat
+            )
         laurels.append({"seat": seat, "person": person, "points": points})
     return {"laurels": laurels}
 
@@ -374,16 +406,30 @@ def _read_penalty(value: Any, n: int, rnd: _Round) -> tuple[dict[str, Any], int,
     """A penalty entry's (object, seat, colour)."""
     pen = _as_dict(value)
     if pen is None:
-        raise _malformed("a penalty is an object {'seat', 'color', ...choice}", rnd)
+        raise _malformed(
+            said(
+                "a penalty is an object {{{seat_key}, {color_key}, ...choice}}",
+                seat_key=Code("seat"),
+                color_key=Code("color"),
+            ),
+            rnd,
+        )
     seat = pen.get("seat")
     if type(seat) is not int:
-        raise _malformed("a penalty's 'seat' is a seat number", rnd)
+        raise _malformed(said("a penalty's {key} is a seat number", key=Code("seat")), rnd)
     if not 0 <= seat < n:
-        raise _error("bad_seat", f"a penalty names seat {seat}, not a seat", rnd, seat)
+        raise _error(
+            "bad_seat", said("a penalty names {seat}, not a seat", seat=SeatNo(seat)), rnd, seat
+        )
     color = pen.get("color")
     code = _color_code(color)
     if code < 0:
-        raise _error("bad_color", f"{color!r} is not a colour ({', '.join(COLORS)})", rnd, seat)
+        raise _error(
+            "bad_color",
+            said("{value!r} is not a colour ({colors})", value=color, colors=", ".join(COLORS)),
+            rnd,
+            seat,
+        )
     return pen, seat, code
 
 
@@ -395,7 +441,11 @@ def _take_pending(pending: list[int], seat: int, color: int, rnd: _Round) -> Non
             return
     raise _error(
         "unexpected_penalty",
-        f"seat {seat} has no {COLORS[color]} penalty to suffer here",
+        said(
+            "{seat} has no {color} penalty to suffer here",
+            seat=SeatNo(seat),
+            color=Code(COLORS[color], quoted=False),
+        ),
         rnd,
         seat,
     )
@@ -406,13 +456,17 @@ def _missing_penalty(pending: list[int], rnd: _Round) -> LogError:
     seat = key // NCOLORS
     return _error(
         "missing_penalty",
-        f"seat {seat} must suffer its {COLORS[key % NCOLORS]} penalty here",
+        said(
+            "{seat} must suffer its {color} penalty here",
+            seat=SeatNo(seat),
+            color=Code(COLORS[key % NCOLORS], quoted=False),
+        ),
         rnd,
         seat,
     )
 
 
-def _choice_error(message: str, rnd: _Round, seat: int) -> LogError:
+def _choice_error(message: str | Said, rnd: _Round, seat: int) -> LogError:
     return _error("bad_penalty_choice", message, rnd, seat)
 
 
@@ -424,16 +478,25 @@ def _suffer(st: State, pen: dict[str, Any], seat: int, color: int, rnd: _Round) 
     person = pen.get("person")
     if color == BROWN:
         if house is not None or section is not None:
-            raise _choice_error("a brown penalty's choice is a 'person'", rnd, seat)
+            raise _choice_error(
+                said("a brown penalty's choice is a {key}", key=Code("person")), rnd, seat
+            )
         if ps.in_play == 0:
             if person is not None:
-                raise _choice_error(f"seat {seat} has no person in play to lose", rnd, seat)
+                raise _choice_error(
+                    said("{seat} has no person in play to lose", seat=SeatNo(seat)), rnd, seat
+                )
         else:
             p = st.person_index.get(person, -1) if type(person) is str else -1
             if p < 0 or st.persons[p].owner != seat or st.persons[p].status != IN_PLAY:
                 raise _choice_error(
-                    f"a brown penalty names one of seat {seat}'s persons in play "
-                    f"('person'), not {person!r}",
+                    said(
+                        "a brown penalty names one of {seat}'s persons in play ({key}), "
+                        "not {pid!r}",
+                        seat=SeatNo(seat),
+                        key=Code("person"),
+                        pid=person,
+                    ),
                     rnd,
                     seat,
                 )
@@ -446,19 +509,39 @@ def _suffer(st: State, pen: dict[str, Any], seat: int, color: int, rnd: _Round) 
             ps.in_play -= 1
     elif color == RED:
         if person is not None:
-            raise _choice_error("a red penalty's choice is a 'house' or a 'section'", rnd, seat)
+            raise _choice_error(
+                said(
+                    "a red penalty's choice is a {house_key} or a {section_key}",
+                    house_key=Code("house"),
+                    section_key=Code("section"),
+                ),
+                rnd,
+                seat,
+            )
         colors = ps.houses
         canal = ps.canal
         if not colors and canal[0] == 0 and canal[1] == 0:
             if house is not None or section is not None:
-                raise _choice_error(f"seat {seat} has no house and no tile to lose", rnd, seat)
+                raise _choice_error(
+                    said("{seat} has no house and no tile to lose", seat=SeatNo(seat)), rnd, seat
+                )
         elif (house is None) == (section is None):
             raise _choice_error(
-                "a red penalty names one 'house' (0-based) or one canal 'section'", rnd, seat
+                said(
+                    "a red penalty names one {house_key} (0-based) or one canal {section_key}",
+                    house_key=Code("house"),
+                    section_key=Code("section"),
+                ),
+                rnd,
+                seat,
             )
         elif house is not None:
             if type(house) is not int or not 0 <= house < len(colors):
-                raise _choice_error(f"seat {seat} has no house {house!r}", rnd, seat)
+                raise _choice_error(
+                    said("{seat} has no house {house!r}", seat=SeatNo(seat), house=house),
+                    rnd,
+                    seat,
+                )
             colors.pop(house)
             p = ps.tenants.pop(house)
             if p >= 0:
@@ -468,12 +551,22 @@ def _suffer(st: State, pen: dict[str, Any], seat: int, color: int, rnd: _Round) 
             k = SECTION_CODES.get(section, -1) if type(section) is str else -1
             if k < 0 or canal[k] == 0:
                 raise _choice_error(
-                    f"seat {seat} has no tile in canal section {section!r}", rnd, seat
+                    said(
+                        "{seat} has no tile in canal section {section!r}",
+                        seat=SeatNo(seat),
+                        section=section,
+                    ),
+                    rnd,
+                    seat,
                 )
             canal[k] = canal[k] - 1
     else:
         if house is not None or section is not None or person is not None:
-            raise _choice_error(f"a {COLORS[color]} penalty takes no choice", rnd, seat)
+            raise _choice_error(
+                said("a {color} penalty takes no choice", color=Code(COLORS[color], quoted=False)),
+                rnd,
+                seat,
+            )
         if color == BLUE:
             workers = ps.workers
             lost = 0
@@ -494,7 +587,7 @@ def _suffer(st: State, pen: dict[str, Any], seat: int, color: int, rnd: _Round) 
 # --- effects (B6, B8) -----------------------------------------------------------------------
 
 
-def _gain_error(message: str, rnd: _Round, seat: int) -> LogError:
+def _gain_error(message: str | Said, rnd: _Round, seat: int) -> LogError:
     return _error("bad_gain", message, rnd, seat)
 
 
@@ -505,15 +598,21 @@ def _colour_gain(
     returned (``tokens``) or the net number added, and checks nothing below zero yet."""
     parts = value if type(value) is dict else _as_dict(value)
     if parts is None:
-        raise _gain_error(f"a gain's '{what}' is an object from colour to integer", rnd, seat)
+        raise _gain_error(
+            said("a gain's {key} is an object from colour to integer", key=Code(what)), rnd, seat
+        )
     returned = 0
     net = 0
     for name, k in parts.items():
         c = _color_code(name)
         if c < 0:
-            raise _gain_error(f"{name!r} in a gain's '{what}' is not a colour", rnd, seat)
+            raise _gain_error(
+                said("{value!r} in a gain's {key} is not a colour", value=name, key=Code(what)),
+                rnd,
+                seat,
+            )
         if type(k) is not int:
-            raise _gain_error(f"a gain's '{what}' values are integers", rnd, seat)
+            raise _gain_error(said("a gain's {key} values are integers", key=Code(what)), rnd, seat)
         counts[c] = counts[c] + k
         net += k
         if k < 0:
@@ -534,17 +633,23 @@ def _apply_gain(
     for key, value in gain.items():
         if key == "florins":
             if type(value) is not int:
-                raise _gain_error("a gain's 'florins' is an integer", rnd, owner)
+                raise _gain_error(
+                    said("a gain's {key} is an integer", key=Code("florins")), rnd, owner
+                )
             ps.florins += value
             touched = touched or value < 0
         elif key == "points":
             if type(value) is not int:
-                raise _gain_error("a gain's 'points' is an integer", rnd, owner)
+                raise _gain_error(
+                    said("a gain's {key} is an integer", key=Code("points")), rnd, owner
+                )
             ps.points += value
             touched = touched or value < 0
         elif key == "prestige":
             if type(value) is not int:
-                raise _gain_error("a gain's 'prestige' is an integer", rnd, owner)
+                raise _gain_error(
+                    said("a gain's {key} is an integer", key=Code("prestige")), rnd, owner
+                )
             climbed = ps.step + value
             ps.step = climbed if climbed < TOP_STEP else TOP_STEP
             touched = touched or value < 0
@@ -556,22 +661,36 @@ def _apply_gain(
             touched_threats = True
         elif key == "plays":
             if type(value) is not int or value < 0:
-                raise _gain_error("a gain's 'plays' is an integer >= 0", rnd, owner)
+                raise _gain_error(
+                    said("a gain's {key} is an integer >= 0", key=Code("plays")), rnd, owner
+                )
             if value and not plays_ok:
                 raise _gain_error(
-                    "only the turn's own seat gets extra plays, in its turn", rnd, owner
+                    said("only the turn's own seat gets extra plays, in its turn"), rnd, owner
                 )
             plays = value
         else:
-            raise _gain_error(f"{key!r} is not a gain ({', '.join(GAIN_NAMES)})", rnd, owner)
+            raise _gain_error(
+                said("{value!r} is not a gain ({gains})", value=key, gains=", ".join(GAIN_NAMES)),
+                rnd,
+                owner,
+            )
     if touched and (ps.florins < 0 or ps.points < 0 or ps.step < 0):
-        raise _error("below_zero", f"the gain leaves seat {owner} below zero", rnd, owner)
+        raise _error(
+            "below_zero",
+            said("the gain leaves {seat} below zero", seat=SeatNo(owner)),
+            rnd,
+            owner,
+        )
     if touched_workers:
         workers = ps.workers
         for c in range(NCOLORS):
             if workers[c] < 0:
                 raise _error(
-                    "below_zero", f"the gain leaves seat {owner} below zero workers", rnd, owner
+                    "below_zero",
+                    said("the gain leaves {seat} below zero workers", seat=SeatNo(owner)),
+                    rnd,
+                    owner,
                 )
     if touched_threats:
         threats = ps.threats
@@ -579,7 +698,10 @@ def _apply_gain(
             t = threats[c]
             if t < 0:
                 raise _error(
-                    "below_zero", f"the gain leaves seat {owner} below zero tokens", rnd, owner
+                    "below_zero",
+                    said("the gain leaves {seat} below zero tokens", seat=SeatNo(owner)),
+                    rnd,
+                    owner,
                 )
             if t >= PENALTY_AT:
                 pending.append(owner * NCOLORS + c)
@@ -601,51 +723,72 @@ def _effect(
     """An effect step in a turn (``turn_seat`` >= 0) or in upkeep (-1). Returns the extra
     plays it grants."""
     if type(pid) is not str:
-        raise _malformed("an effect's 'effect' is a person id", rnd)
+        raise _malformed(said("an effect's {key} is a person id", key=Code("effect")), rnd)
     owner_value = step.get("seat")
     if owner_value is None:
         if turn_seat < 0:
-            raise _malformed("an upkeep entry names its 'seat'", rnd)
+            raise _malformed(said("an upkeep entry names its {key}", key=Code("seat")), rnd)
         owner = turn_seat
     elif type(owner_value) is not int:
-        raise _malformed("an effect's 'seat' is a seat number", rnd)
+        raise _malformed(said("an effect's {key} is a seat number", key=Code("seat")), rnd)
     else:
         owner = owner_value
         if not 0 <= owner < st.players:
-            raise _error("bad_seat", f"an effect names seat {owner}, not a seat", rnd, owner)
+            raise _error(
+                "bad_seat",
+                said("an effect names {seat}, not a seat", seat=SeatNo(owner)),
+                rnd,
+                owner,
+            )
     p = st.person_index.get(pid, -1)
     if p < 0:
-        raise _error("unknown_person", f"no person {pid!r} was hired in this game", rnd, owner)
+        raise _error(
+            "unknown_person", said("no person {pid!r} was hired in this game", pid=pid), rnd, owner
+        )
     person = st.persons[p]
     if person.status != IN_PLAY:
-        raise _error("person_gone", f"person {pid!r} is not in play", rnd, owner)
+        raise _error("person_gone", said("person {pid!r} is not in play", pid=pid), rnd, owner)
     if person.owner != owner:
-        raise _error("effect_not_allowed", f"person {pid!r} is not seat {owner}'s", rnd, owner)
+        raise _error(
+            "effect_not_allowed",
+            said("person {pid!r} is not {seat}'s", pid=pid, seat=SeatNo(owner)),
+            rnd,
+            owner,
+        )
     icon = person.icon
     if icon != INFINITY:
         if turn_seat < 0:
             raise _error(
                 "effect_not_allowed",
-                f"only infinity persons act outside the turns, not {pid!r} ({ICONS[icon]})",
+                said(
+                    "only infinity persons act outside the turns, not {pid!r} ({icon})",
+                    pid=pid,
+                    icon=Code(ICONS[icon], quoted=False),
+                ),
                 rnd,
                 owner,
             )
         if owner != turn_seat:
             raise _error(
                 "effect_not_allowed",
-                f"only an infinity person acts in another seat's turn, not {pid!r}",
+                said("only an infinity person acts in another seat's turn, not {pid!r}", pid=pid),
                 rnd,
                 owner,
             )
         if icon == LAUREL:
             raise _error(
-                "effect_not_allowed", f"laurel person {pid!r} acts only at the end", rnd, owner
+                "effect_not_allowed",
+                said("laurel person {pid!r} acts only at the end", pid=pid),
+                rnd,
+                owner,
             )
         if icon == ARROW:
             if arrow_ready != p:
                 raise _error(
                     "effect_not_allowed",
-                    f"arrow person {pid!r} acts only in the step right after its hire",
+                    said(
+                        "arrow person {pid!r} acts only in the step right after its hire", pid=pid
+                    ),
                     rnd,
                     owner,
                 )
@@ -653,7 +796,7 @@ def _effect(
             if person.used == rnd.rno:
                 raise _error(
                     "effect_not_allowed",
-                    f"worker person {pid!r} already acted this round",
+                    said("worker person {pid!r} already acted this round", pid=pid),
                     rnd,
                     owner,
                 )
@@ -664,7 +807,12 @@ def _effect(
             if workers[w] < 1:
                 raise _error(
                     "not_enough_workers",
-                    f"seat {owner} has no {COLORS[w]} worker to activate {pid!r}",
+                    said(
+                        "{seat} has no {color} worker to activate {pid!r}",
+                        seat=SeatNo(owner),
+                        color=Code(COLORS[w], quoted=False),
+                        pid=pid,
+                    ),
                     rnd,
                     owner,
                 )
@@ -675,7 +823,7 @@ def _effect(
         return 0
     gain = gain_value if type(gain_value) is dict else _as_dict(gain_value)
     if gain is None:
-        raise _gain_error("'gain' is an object", rnd, owner)
+        raise _gain_error(said("{key} is an object", key=Code("gain")), rnd, owner)
     return _apply_gain(st, gain, owner, rnd, owner == turn_seat, pending)
 
 
@@ -687,7 +835,15 @@ def _pay(ps: Seat, cost: int, seat: int, rnd: _Round) -> None:
     refused."""
     if ps.florins < cost:
         raise _error(
-            "not_enough_florins", f"seat {seat} has {ps.florins} florins, {cost} needed", rnd, seat
+            "not_enough_florins",
+            said(
+                "{seat} has {florins} florins, {cost} needed",
+                seat=SeatNo(seat),
+                florins=ps.florins,
+                cost=cost,
+            ),
+            rnd,
+            seat,
         )
     ps.florins -= cost
 
@@ -698,7 +854,12 @@ def _hire(st: State, ps: Seat, step: dict[str, Any], seat: int, rnd: _Round) -> 
     tenants = ps.tenants
     if type(house) is not int or not 0 <= house < len(tenants) or tenants[house] >= 0:
         raise _error(
-            "no_empty_house", f"seat {seat} has no empty house {house!r} to hire into", rnd, seat
+            "no_empty_house",
+            said(
+                "{seat} has no empty house {house!r} to hire into", seat=SeatNo(seat), house=house
+            ),
+            rnd,
+            seat,
         )
     given = step.get("person")
     if type(given) is str:
@@ -706,14 +867,20 @@ def _hire(st: State, ps: Seat, step: dict[str, Any], seat: int, rnd: _Round) -> 
         if p < 0:
             raise _error(
                 "unknown_person",
-                f"no person {given!r} was met in this game (give it whole the first time)",
+                said(
+                    "no person {pid!r} was met in this game (give it whole the first time)",
+                    pid=given,
+                ),
                 rnd,
                 seat,
             )
         person = st.persons[p]
         if person.status != IN_HAND or person.owner != seat:
             raise _error(
-                "person_gone", f"person {given!r} is not back in seat {seat}'s hand", rnd, seat
+                "person_gone",
+                said("person {pid!r} is not back in {seat}'s hand", pid=given, seat=SeatNo(seat)),
+                rnd,
+                seat,
             )
     else:
         p = len(st.persons)
@@ -734,33 +901,64 @@ def _new_person(st: State, given: Any, seat: int, rnd: _Round) -> Person:
     obj = _as_dict(given)
     if obj is None:
         raise _error(
-            "bad_person", "'person' is a person object, or the id of one met before", rnd, seat
+            "bad_person",
+            said("{key} is a person object, or the id of one met before", key=Code("person")),
+            rnd,
+            seat,
         )
     pid = obj.get("id")
     if type(pid) is not str or not pid:
-        raise _error("bad_person", "a person's 'id' is a non-empty string", rnd, seat)
+        raise _error(
+            "bad_person", said("a person's {key} is a non-empty string", key=Code("id")), rnd, seat
+        )
     p = len(st.persons)
     if st.person_index.setdefault(pid, p) != p:
         raise _error(
-            "bad_person", f"person {pid!r} was met before: hire it again by its id", rnd, seat
+            "bad_person",
+            said("person {pid!r} was met before: hire it again by its id", pid=pid),
+            rnd,
+            seat,
         )
     name = obj.get("name")
     if type(name) is not str:
-        raise _error("bad_person", f"person {pid!r} needs a 'name'", rnd, seat)
+        raise _error(
+            "bad_person", said("person {pid!r} needs a {key}", pid=pid, key=Code("name")), rnd, seat
+        )
     price = obj.get("price")
     if type(price) is not int or not 0 <= price <= MAX_PRICE or price % PRICE_PER_POINT:
-        raise _error("bad_person", f"person {pid!r}: 'price' is 0, 3, 6, 9 or 12 (B4)", rnd, seat)
+        raise _error(
+            "bad_person",
+            said("person {pid!r}: {key} is 0, 3, 6, 9 or 12 (B4)", pid=pid, key=Code("price")),
+            rnd,
+            seat,
+        )
     group_name = obj.get("group")
     group = GROUP_CODES.get(group_name, -1) if type(group_name) is str else -1
     if group < 0:
         raise _error(
-            "bad_person", f"person {pid!r}: 'group' is one of {', '.join(GROUPS)}", rnd, seat
+            "bad_person",
+            said(
+                "person {pid!r}: {key} is one of {groups}",
+                pid=pid,
+                key=Code("group"),
+                groups=", ".join(GROUPS),
+            ),
+            rnd,
+            seat,
         )
     icon_name = obj.get("icon")
     icon = ICON_CODES.get(icon_name, -1) if type(icon_name) is str else -1
     if icon < 0:
         raise _error(
-            "bad_person", f"person {pid!r}: 'icon' is one of {', '.join(ICONS)}", rnd, seat
+            "bad_person",
+            said(
+                "person {pid!r}: {key} is one of {icons}",
+                pid=pid,
+                key=Code("icon"),
+                icons=", ".join(ICONS),
+            ),
+            rnd,
+            seat,
         )
     worker = -1
     if icon == WORKER:
@@ -769,7 +967,11 @@ def _new_person(st: State, given: Any, seat: int, rnd: _Round) -> Person:
         if worker < 0:
             raise _error(
                 "bad_person",
-                f"worker person {pid!r}: 'worker' is the colour its activation costs",
+                said(
+                    "worker person {pid!r}: {key} is the colour its activation costs",
+                    pid=pid,
+                    key=Code("worker"),
+                ),
                 rnd,
                 seat,
             )
@@ -791,18 +993,43 @@ def _canal(st: State, ps: Seat, step: dict[str, Any], seat: int, color: int, rnd
     name = step.get("section")
     s = SECTION_CODES.get(name, -1) if type(name) is str else -1
     if s < 0:
-        raise _error("bad_section", f"'section' is 'left' or 'right', not {name!r}", rnd, seat)
+        raise _error(
+            "bad_section",
+            said(
+                "{key} is {left} or {right}, not {value!r}",
+                key=Code("section"),
+                left=Code("left"),
+                right=Code("right"),
+                value=name,
+            ),
+            rnd,
+            seat,
+        )
     canal = ps.canal
     k = canal[s]
     if k >= SPACES:
-        raise _error("canal_full", f"seat {seat}'s {name} section is complete", rnd, seat)
+        raise _error(
+            "canal_full",
+            said(
+                "{seat}'s {section} section is complete",
+                seat=SeatNo(seat),
+                section=Code(SECTIONS[s], quoted=False),
+            ),
+            rnd,
+            seat,
+        )
     ed = st.edition
     space = s * SPACES + k
     want = ed.canal_color[space]
     if want >= 0 and want != color:
         raise _error(
             "wrong_space_color",
-            f"space {k + 1} of the {name} section takes a {COLORS[want]} card",
+            said(
+                "space {space} of the {section} section takes a {color} card",
+                space=k + 1,
+                section=Code(SECTIONS[s], quoted=False),
+                color=Code(COLORS[want], quoted=False),
+            ),
             rnd,
             seat,
         )
@@ -871,14 +1098,26 @@ def _card(
     color = _color_code(color_name)
     if color < 0:
         raise _error(
-            "bad_card", f"a card is one of {', '.join(COLORS)}, not {color_name!r}", rnd, seat
+            "bad_card",
+            said(
+                "a card is one of {colors}, not {value!r}",
+                colors=", ".join(COLORS),
+                value=color_name,
+            ),
+            rnd,
+            seat,
         )
     action_name = step.get("action")
     action = _action_code(action_name)
     if action < 0:
         raise _error(
             "unknown_action",
-            f"'action' is one of {', '.join(ACTIONS)}, not {action_name!r}",
+            said(
+                "{key} is one of {actions}, not {value!r}",
+                key=Code("action"),
+                actions=", ".join(ACTIONS),
+                value=action_name,
+            ),
             rnd,
             seat,
         )
@@ -893,7 +1132,14 @@ def _card(
         threats = ps.threats
         if threats[color] < 1:
             raise _error(
-                "no_threat_token", f"seat {seat} has no {COLORS[color]} threat token", rnd, seat
+                "no_threat_token",
+                said(
+                    "{seat} has no {color} threat token",
+                    seat=SeatNo(seat),
+                    color=Code(COLORS[color], quoted=False),
+                ),
+                rnd,
+                seat,
             )
         threats[color] = threats[color] - 1
         ps.points += 1
@@ -904,7 +1150,11 @@ def _card(
         if workers[color] < 1:
             raise _error(
                 "not_enough_workers",
-                f"seat {seat} has no {COLORS[color]} worker to build a house",
+                said(
+                    "{seat} has no {color} worker to build a house",
+                    seat=SeatNo(seat),
+                    color=Code(COLORS[color], quoted=False),
+                ),
                 rnd,
                 seat,
             )
@@ -923,12 +1173,31 @@ def _card(
 def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
     t = value if type(value) is dict else _as_dict(value)
     if t is None:
-        raise _malformed("a turn is an object {'seat', 'steps'} or {'seat', 'pass': true}", rnd)
+        raise _malformed(
+            said(
+                "a turn is an object {{{seat_key}, {steps_key}}} or "
+                "{{{seat_key}, {pass_key}: true}}",
+                seat_key=Code("seat"),
+                steps_key=Code("steps"),
+                pass_key=Code("pass"),
+            ),
+            rnd,
+        )
     seat = t.get("seat")
     if type(seat) is not int:
-        raise _malformed("a turn's 'seat' is a seat number", rnd)
+        raise _malformed(said("a turn's {key} is a seat number", key=Code("seat")), rnd)
     if seat != due:
-        raise _error("out_of_turn", f"turn {rnd.tno} is seat {due}'s, not seat {seat}'s", rnd, seat)
+        raise _error(
+            "out_of_turn",
+            said(
+                "turn {turn} is {due}'s, not {seat}'s",
+                turn=rnd.tno,
+                due=SeatNo(due),
+                seat=SeatNo(seat),
+            ),
+            rnd,
+            seat,
+        )
     ps = st.seats[due]
     steps_value = t.get("steps")
     # The usual turn is {"seat", "steps"}: no other key to look at.
@@ -936,20 +1205,24 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
         passed = t.get("pass")
         if passed is not None and passed is not False:
             if passed is not True:
-                raise _malformed("'pass' is true (or missing)", rnd, seat)
+                raise _malformed(said("{key} is true (or missing)", key=Code("pass")), rnd, seat)
             if steps_value is not None and steps_value != []:
-                raise _malformed("a pass has no steps", rnd, seat)
+                raise _malformed(said("a pass has no steps"), rnd, seat)
             if ps.played < HAND:
                 raise _error(
                     "early_pass",
-                    f"seat {seat} has played {ps.played} cards this round: it cannot "
-                    f"be out of cards yet",
+                    said(
+                        "{seat} has played {played} cards this round: it cannot be out of "
+                        "cards yet",
+                        seat=SeatNo(seat),
+                        played=ps.played,
+                    ),
                     rnd,
                     seat,
                 )
             return
         if type(steps_value) is not list:
-            raise _malformed("a turn's 'steps' is a list", rnd, seat)
+            raise _malformed(said("a turn's {key} is a list", key=Code("steps")), rnd, seat)
     steps: list[Any] = steps_value
     plays = 1
     cards = 0
@@ -958,7 +1231,7 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
     for item in steps:
         step = item if type(item) is dict else _as_dict(item)
         if step is None:
-            raise _malformed("a step is an object: a card, an effect or a penalty", rnd, seat)
+            raise _malformed(said("a step is an object: a card, an effect or a penalty"), rnd, seat)
         ready = arrow
         arrow = -1
         card = step.get("card")
@@ -968,7 +1241,11 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
             if cards >= plays:
                 raise _error(
                     "wrong_play_count",
-                    f"seat {seat} may play {plays} card(s) in this turn",
+                    said(
+                        "{seat} may play {plays} card(s) in this turn",
+                        seat=SeatNo(seat),
+                        plays=plays,
+                    ),
                     rnd,
                     seat,
                 )
@@ -985,7 +1262,7 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
         if pen_value is None:
             if pending:
                 raise _missing_penalty(pending, rnd)
-            raise _malformed("a step is a card, an effect or a penalty", rnd, seat)
+            raise _malformed(said("a step is a card, an effect or a penalty"), rnd, seat)
         pen, pseat, color = _read_penalty(pen_value, st.players, rnd)
         _take_pending(pending, pseat, color, rnd)
         _suffer(st, pen, pseat, color, rnd)
@@ -994,7 +1271,12 @@ def _turn(st: State, value: Any, due: int, rnd: _Round) -> None:
     if cards != plays:
         raise _error(
             "wrong_play_count",
-            f"seat {seat} played {cards} card(s) in a turn of {plays}",
+            said(
+                "{seat} played {cards} card(s) in a turn of {plays}",
+                seat=SeatNo(seat),
+                cards=cards,
+                plays=plays,
+            ),
             rnd,
             seat,
         )
@@ -1013,7 +1295,7 @@ def _upkeep(st: State, entries: list[dict[str, Any]], rnd: _Round) -> None:
             raise _missing_penalty(pending, rnd)
         pid = entry.get("effect")
         if pid is None:
-            raise _malformed("an upkeep entry is an effect or a penalty", rnd)
+            raise _malformed(said("an upkeep entry is an effect or a penalty"), rnd)
         _effect(st, entry, pid, -1, rnd, -1, pending)
     if pending:
         raise _missing_penalty(pending, rnd)
@@ -1025,14 +1307,23 @@ def _read_upkeep(value: Any, rnd: _Round) -> list[list[dict[str, Any]]]:
     for item in _as_list(value, "upkeep", rnd):
         entry = item if type(item) is dict else _as_dict(item)
         if entry is None:
-            raise _malformed("an upkeep entry is an object", rnd)
+            raise _malformed(said("an upkeep entry is an object"), rnd)
         at_name = entry.get("at")
         if at_name is None:
             at = AT_DICE
         else:
             at = AT_CODES.get(at_name, -1) if type(at_name) is str else -1
             if at < 0:
-                raise _malformed("an upkeep entry's 'at' is 'draw', 'dice' or 'prestige'", rnd)
+                raise _malformed(
+                    said(
+                        "an upkeep entry's {key} is {draw}, {dice} or {prestige}",
+                        key=Code("at"),
+                        draw=Code("draw"),
+                        dice=Code("dice"),
+                        prestige=Code("prestige"),
+                    ),
+                    rnd,
+                )
         moments[at].append(entry)
     return moments
 
@@ -1068,11 +1359,19 @@ def play_round(st: State, value: Any) -> None:
         ps.start_step = ps.step
     entry = _as_dict(value)
     if entry is None:
-        raise _malformed(f"round {rnd.rno} is an object with 'dice' and 'turns'", rnd)
+        raise _malformed(
+            said(
+                "round {round} is an object with {dice_key} and {turns_key}",
+                round=rnd.rno,
+                dice_key=Code("dice"),
+                turns_key=Code("turns"),
+            ),
+            rnd,
+        )
     # The round's shape first.
     turns_value = entry.get("turns")
     if type(turns_value) is not list:
-        raise _malformed("a round's 'turns' is a list", rnd)
+        raise _malformed(said("a round's {key} is a list", key=Code("turns")), rnd)
     turns: list[Any] = turns_value
     penalties = _as_list(entry.get("penalties"), "penalties", rnd)
     climbers = _as_list(entry.get("prestige"), "prestige", rnd)
@@ -1121,7 +1420,11 @@ def play_round(st: State, value: Any) -> None:
             seat_value = turns[k].get("seat") if type(turns[k]) is dict else None
             raise _error(
                 "extra_turn",
-                f"a round has {total} turns ({TURNS_PER_PLAYER} per player)",
+                said(
+                    "a round has {total} turns ({per_player} per player)",
+                    total=total,
+                    per_player=TURNS_PER_PLAYER,
+                ),
                 rnd,
                 seat_value if type(seat_value) is int else None,
             )
@@ -1132,8 +1435,14 @@ def play_round(st: State, value: Any) -> None:
         due = (first + len(turns)) % n
         raise _error(
             "missing_turn",
-            f"a round has {total} turns ({TURNS_PER_PLAYER} per player); turn {rnd.tno} "
-            f"(seat {due}) is missing",
+            said(
+                "a round has {total} turns ({per_player} per player); turn {turn} ({seat}) is "
+                "missing",
+                total=total,
+                per_player=TURNS_PER_PLAYER,
+                turn=rnd.tno,
+                seat=SeatNo(due),
+            ),
             rnd,
             due,
         )
@@ -1167,12 +1476,26 @@ def play_round(st: State, value: Any) -> None:
 def _read_dice(value: Any, rnd: _Round) -> list[int]:
     dice = _as_dict(value)
     if dice is None:
-        raise _error("bad_dice", "'dice' is an object from colour to a value 1..6", rnd, None)
+        raise _error(
+            "bad_dice",
+            said("{key} is an object from colour to a value 1..6", key=Code("dice")),
+            rnd,
+            None,
+        )
     out = rnd.dice
     for c in range(NCOLORS):
         v = dice.get(COLORS[c])
         if type(v) is not int or not 1 <= v <= 6:
-            raise _error("bad_dice", f"the {COLORS[c]} die is a value 1..6, not {v!r}", rnd, None)
+            raise _error(
+                "bad_dice",
+                said(
+                    "the {color} die is a value 1..6, not {value!r}",
+                    color=Code(COLORS[c], quoted=False),
+                    value=v,
+                ),
+                rnd,
+                None,
+            )
         out[c] = v
     return out
 
@@ -1183,25 +1506,38 @@ def _prestige(st: State, climbers: list[Any], cost: int, rnd: _Round) -> None:
     last = -1
     for seat in climbers:
         if type(seat) is not int:
-            raise _malformed("'prestige' lists seat numbers", rnd)
+            raise _malformed(said("{key} lists seat numbers", key=Code("prestige")), rnd)
         if not 0 <= seat < n:
-            raise _error("bad_seat", f"'prestige' names seat {seat}, not a seat", rnd, seat)
+            raise _error(
+                "bad_seat",
+                said("{key} names {seat}, not a seat", key=Code("prestige"), seat=SeatNo(seat)),
+                rnd,
+                seat,
+            )
         if cost == 0:
             raise _error(
-                "prestige_not_allowed", "no die shows 1 or 2: no one may advance", rnd, seat
+                "prestige_not_allowed",
+                said("no die shows 1 or 2: no one may advance"),
+                rnd,
+                seat,
             )
         pos = (seat - rnd.first) % n
         if pos <= last:
             raise _error(
                 "prestige_out_of_order",
-                "'prestige' lists seats once each, clockwise from the round's first player",
+                said(
+                    "{key} lists seats once each, clockwise from the round's first player",
+                    key=Code("prestige"),
+                ),
                 rnd,
                 seat,
             )
         last = pos
         ps = st.seats[seat]
         if ps.step >= TOP_STEP:
-            raise _error("prestige_at_top", f"seat {seat} is on the top step", rnd, seat)
+            raise _error(
+                "prestige_at_top", said("{seat} is on the top step", seat=SeatNo(seat)), rnd, seat
+            )
         _pay(ps, cost, seat, rnd)
         ps.step += 1
 
