@@ -30,7 +30,8 @@
       resume.value = "resume";
       resume.id = "resume-round";
       resume.className = "wide";
-      resume.textContent = "Resume round " + kept.number + " as it was being entered";
+      resume.textContent = interpolate(
+        gettext("Resume round %(number)s as it was being entered"), { number: kept.number }, true);
       resume.addEventListener("click", function () { draft.value = kept.draft; });
       var next = document.getElementById(stage === "draw" ? "draw-next" : "dice-next");
       var row = next ? next.parentNode : null;

@@ -32,10 +32,11 @@
         input.disabled = !!other && other !== s;
       });
       var v = chosen(s);
-      s.querySelector(".slot-choice").textContent = v === null ? "" : v === "pass" ? "passes" : v;
+      s.querySelector(".slot-choice").textContent =
+        v === null ? "" : v === "pass" ? pgettext("a player's choice", "passes") : v;
       s.classList.toggle("done", v !== null);
       var word = s.querySelector(".slot-toggle .word");
-      if (word) word.textContent = v === null ? "Choose" : "Change";
+      if (word) word.textContent = v === null ? gettext("Choose") : gettext("Change");
     });
   }
 

@@ -153,11 +153,6 @@ def majorities_joined(codes: Sequence[str]) -> str:
     return ", ".join(str(MAJORITY_LABELS.get(m, m)) for m in codes)
 
 
-def florins(count: int) -> str:
-    """ "3 florins"."""
-    return ngettext("%(count)s florin", "%(count)s florins", count) % {"count": count}
-
-
 def gain_words(gain: Mapping[str, Any] | None) -> str:
     """ "+3 florins, +1 point, 2 red workers, returns 1 brown token" (empty gain: "nothing")."""
     nothing = pgettext("bruges gain", "nothing")
