@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from games.names import KEY_GROWTH, MAX_NAME_LENGTH
 
@@ -109,12 +110,12 @@ class Game(models.Model):
     the engine computed, never typed by a client."""
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
+        IN_PROGRESS = "in_progress", pgettext_lazy("game status", "In progress")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
     class Mode(models.TextChoices):
-        ROUNDS = "rounds", "Entry by entry"
-        SCOREPAD = "scorepad", "Final sheet only"
+        ROUNDS = "rounds", pgettext_lazy("game mode", "Entry by entry")
+        SCOREPAD = "scorepad", pgettext_lazy("game mode", "Final sheet only")
 
     game_type = models.CharField(max_length=32)
     edition = models.ForeignKey(

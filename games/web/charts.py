@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 WIDTH = 360
 HEIGHT = 180
@@ -35,7 +36,9 @@ def line_chart(
     """An SVG line chart of ``(label, value)`` points in order, scaled to fit, with the first
     and last labels under the x axis. Empty input draws a note instead."""
     if not points:
-        return format_html('<p class="muted">{}: no data yet.</p>', title)
+        # Translators: shown instead of an empty chart; %(title)s is the chart's title.
+        note = _("%(title)s: no data yet.") % {"title": title}
+        return format_html('<p class="muted">{}</p>', note)
     values = [v for _, v in points]
     low, high = min(values), max(values)
     if zero_line:

@@ -11,6 +11,8 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import selectors, services
 from games.errors import RecordError
@@ -27,14 +29,18 @@ class PlayersForm(forms.Form):
     game. As many seat rows as the game takes players."""
 
     played_on = forms.DateField(
-        required=False, label="Played on", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=gettext_lazy("Played on"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
-    location = forms.CharField(required=False, max_length=MAX_LOCATION_LENGTH, label="Location")
+    location = forms.CharField(
+        required=False, max_length=MAX_LOCATION_LENGTH, label=gettext_lazy("Location")
+    )
     notes = forms.CharField(
         required=False,
         max_length=MAX_NOTES_LENGTH,
-        label="Notes",
-        help_text="Anything worth remembering about the game (kept with its log).",
+        label=gettext_lazy("Notes"),
+        help_text=gettext_lazy("Anything worth remembering about the game (kept with its log)."),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     game_type = forms.CharField(widget=forms.HiddenInput)
@@ -50,7 +56,7 @@ class PlayersForm(forms.Form):
             names[f"player_{seat}"] = forms.CharField(
                 required=False,
                 max_length=NAME_MAX_LENGTH,
-                label=f"Seat {seat}",
+                label=_("Seat %(number)s") % {"number": seat},
                 widget=forms.TextInput(
                     attrs={"list": "known-players", "autocomplete": "off", "class": "player-name"}
                 ),
@@ -64,7 +70,9 @@ class PlayersForm(forms.Form):
     def clean_game_type(self) -> str:
         value = self.cleaned_data["game_type"]
         if value != self.plugin.game_type:
-            raise forms.ValidationError(f"This form records {self.plugin.label} games.")
+            raise forms.ValidationError(
+                _("This form records %(game)s games.") % {"game": self.plugin.label}
+            )
         return value
 
     def clean(self) -> dict[str, Any]:
@@ -74,18 +82,19 @@ class PlayersForm(forms.Form):
         names = raw[:count]
         for seat, name in enumerate(names):
             if not name:
-                self.add_error(f"player_{seat}", "Fill the seats in order, with no gap.")
+                self.add_error(f"player_{seat}", _("Fill the seats in order, with no gap."))
         low, high = self.min_players, self.max_players
         if count < low:
             self.add_error(
                 "player_0",
-                f"{self.plugin.label} is for {low} to {high} players: name at least {low}.",
+                _("%(game)s is for %(low)s to %(high)s players: name at least %(low)s.")
+                % {"game": self.plugin.label, "low": low, "high": high},
             )
         seen: set[str] = set()
         for seat, name in enumerate(names):
             key = name_key(name)
             if name and key in seen:
-                self.add_error(f"player_{seat}", f"{name} already has a seat.")
+                self.add_error(f"player_{seat}", _("%(name)s already has a seat.") % {"name": name})
             seen.add(key)
         data["names"] = names
         return data
@@ -95,46 +104,57 @@ class NewGameForm(PlayersForm):
     """A game to be entered entry by entry: players, who starts; the game's own options are
     the plugin's ``NewGameOptions``, a form of its own on the same page."""
 
-    first_player = forms.TypedChoiceField(choices=[], coerce=int, initial=0, label="First player")
+    first_player = forms.TypedChoiceField(
+        choices=[], coerce=int, initial=0, label=gettext_lazy("First player")
+    )
 
     def __init__(self, *args: Any, plugin: GamePlugin, **kwargs: Any) -> None:
         super().__init__(*args, plugin=plugin, **kwargs)
-        info = plugin.engine.info
         field = self.fields["first_player"]
-        field.choices = [(s, f"Seat {s}") for s in range(self.max_players)]  # type: ignore[attr-defined]
-        field.help_text = f"Who starts {info.entry_name} 1 (chosen at random at the table)."
+        field.choices = [  # type: ignore[attr-defined]
+            (s, _("Seat %(number)s") % {"number": s}) for s in range(self.max_players)
+        ]
+        field.help_text = present.entry_text(plugin.game_type, "first_player_help")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         first = data.get("first_player")
         if first is not None and data["names"] and first >= len(data["names"]):
-            self.add_error("first_player", "The first player must be one of the seats named.")
+            self.add_error("first_player", _("The first player must be one of the seats named."))
         return data
 
 
 class RescoreForm(forms.Form):
     """Which stored games to replay, and with which edition (of the games that have some)."""
 
-    game_type = forms.ChoiceField(choices=[], required=False, label="Game type")
-    edition = forms.ChoiceField(choices=[], required=False, label="Only games with edition")
+    game_type = forms.ChoiceField(choices=[], required=False, label=gettext_lazy("Game type"))
+    edition = forms.ChoiceField(
+        choices=[], required=False, label=gettext_lazy("Only games with edition")
+    )
     date_from = forms.DateField(
-        required=False, label="Played from", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=gettext_lazy("Played from"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     date_to = forms.DateField(
-        required=False, label="Played to", widget=forms.DateInput(attrs={"type": "date"})
+        required=False,
+        label=gettext_lazy("Played to"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
-    new_edition = forms.ChoiceField(choices=[], required=False, label="Re-score with edition")
+    new_edition = forms.ChoiceField(
+        choices=[], required=False, label=gettext_lazy("Re-score with edition")
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         editions = present.edition_choices()
         self.fields["game_type"].choices = [  # type: ignore[attr-defined]
-            ("", "Every game type"),
+            ("", _("Every game type")),
             *present.game_choices(),
         ]
-        self.fields["edition"].choices = [("", "Any edition"), *editions]  # type: ignore[attr-defined]
+        self.fields["edition"].choices = [("", _("Any edition")), *editions]  # type: ignore[attr-defined]
         self.fields["new_edition"].choices = [  # type: ignore[attr-defined]
-            ("", "Keep each game's edition"),
+            ("", _("Keep each game's edition")),
             *editions,
         ]
 
@@ -144,7 +164,7 @@ class RescoreForm(forms.Form):
             return None
         edition = selectors.edition_by_value(value)
         if edition is None:
-            self.add_error(name, "No such edition.")
+            self.add_error(name, _("No such edition."))
         return edition
 
     def clean(self) -> dict[str, Any]:
@@ -155,7 +175,7 @@ class RescoreForm(forms.Form):
         for name in ("edition", "new_edition"):
             edition = data.get(name)
             if edition is not None and chosen and edition.game_type != chosen:
-                self.add_error(name, "This edition is of another game.")
+                self.add_error(name, _("This edition is of another game."))
         return data
 
     def job_params(self) -> dict[str, Any]:
@@ -185,14 +205,29 @@ def edition_create_from_form(
 
 
 def edition_mark_verified_from_post(
-    request: HttpRequest, edition: Edition, *, label: str, url_name: str
+    request: HttpRequest,
+    edition: Edition,
+    *,
+    label: str,
+    url_name: str,
+    done_texts: tuple[str, str] | None = None,
 ) -> HttpResponse:
     """The edition page's "verified" button (staff only): mark ``edition`` checked, or not,
-    against the printed game, say so, and go back to its page (``url_name``, by key)."""
+    against the printed game, say so, and go back to its page (``url_name``, by key).
+    ``done_texts``: the game's own two sentences (marked verified, marked not verified) with
+    ``%(key)s``, in the reader's language; else the generic ones with ``label`` (what the game
+    calls an edition)."""
     if not request.user.is_staff:
         raise PermissionDenied("staff only")
     verified = request.POST.get("verified") == "1"
     services.edition_mark_verified(edition=edition, verified=verified)
-    state = "verified" if verified else "not verified"
-    messages.success(request, f"{label} {edition.key} marked {state}.")
+    if done_texts is not None:
+        done = done_texts[0] if verified else done_texts[1]
+    elif verified:
+        # Translators: %(label)s is what a game calls an edition ("Deck"), %(key)s its key.
+        done = _("%(label)s %(key)s marked verified.")
+    else:
+        # Translators: %(label)s is what a game calls an edition ("Deck"), %(key)s its key.
+        done = _("%(label)s %(key)s marked not verified.")
+    messages.success(request, str(done) % {"label": label, "key": edition.key})
     return redirect(url_name, key=edition.key)

@@ -22,7 +22,11 @@ A game's web part (``plugin_for(game_type).part("web")``) provides:
 - ``game_page(...)``: the context of the game page's per-game pieces, templates included;
 - ``player_section(player, stats)``: what the player page shows of this game;
 - optionally ``ScorepadSheet`` (a finished game by its final sheet) and ``urlpatterns`` (pages
-  of the game's own, e.g. Pot de Vin's decks).
+  of the game's own, e.g. Pot de Vin's decks);
+- ``STAT_LABELS``: its statistics' labels in the reader's language (stat name ->
+  ``gettext_lazy`` label; ``stat_label``);
+- optionally ``ENTRY_TEXTS``: the generic pages' sentences about its entries, in its rulebook's
+  words, where the defaults for its ``entry_name`` do not fit (``entry_text``).
 """
 
 from __future__ import annotations
@@ -31,9 +35,12 @@ from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
+
 from games import adapters, selectors
 from games.models import Edition, Game
-from games.plugins import GamePlugin, plugin_for, plugins
+from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
 
 # --- Games and their web parts --------------------------------------------------------------
 
@@ -109,7 +116,7 @@ def edition_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     labels = game_labels()
     groups: dict[str, list[tuple[str, str]]] = {}
     for e in selectors.editions():
-        label = e.key + ("" if e.verified else " (not verified)")
+        label = e.key if e.verified else _("%(key)s (not verified)") % {"key": e.key}
         groups.setdefault(e.game_type, []).append((edition_value(e), label))
     return [(labels.get(t, t), rows) for t, rows in groups.items()]
 
@@ -121,13 +128,96 @@ def edition_value(edition: Edition) -> str:
 # --- Words --------------------------------------------------------------------------------------
 
 
-RANK_WORDS = {1: "1st", 2: "2nd", 3: "3rd"}
+def stat_label(game_type: str, name: str, fallback: str) -> str:
+    """A statistic's label in the reader's language: the game's web part's ``STAT_LABELS``,
+    else ``fallback`` (the engine's English ``StatDef.label``)."""
+    try:
+        labels = getattr(web_part(game_type), "STAT_LABELS", None) or {}
+    except UnknownGameType:
+        labels = {}
+    label = labels.get(name)
+    return fallback if label is None else str(label)
+
+
+# The generic pages' sentences about a game's entries, whole, by the engine's ``entry_name``
+# (a Pot de Vin round, a Complots turn): the word differs with the game and its gender with the
+# language, so no sentence is glued from the word. A game whose rulebook names its entries
+# otherwise gives its own (its web part's ``ENTRY_TEXTS``, the same keys, any of them).
+ENTRY_TEXTS: dict[str, dict[str, Any]] = {
+    "round": {
+        "first_player_help": gettext_lazy("Who starts round 1 (chosen at random at the table)."),
+        # Translators: a refusal about one round of a game; %(refusal)s is a whole sentence.
+        "refusal": gettext_lazy("Round %(number)s: %(refusal)s"),
+        # Translators: %(refusal)s is the reason, a whole sentence.
+        "no_replay": gettext_lazy("The stored rounds no longer replay. %(refusal)s"),
+        "no_more": gettext_lazy("This game takes no more rounds."),
+        "ended_after": gettext_lazy("The game ended after round %(number)s."),
+        "taken": ngettext_lazy(
+            "Round %(number)s cannot be entered: the game has %(stored)s round, so the next "
+            "is %(next)s.",
+            "Round %(number)s cannot be entered: the game has %(stored)s rounds, so the next "
+            "is %(next)s.",
+            "stored",
+        ),
+        "undone": gettext_lazy("The last round was undone."),
+        "reopened": gettext_lazy("Game reopened: rounds can be undone or added again."),
+        "next": gettext_lazy("The next round"),
+        "undo": gettext_lazy("Undo round %(number)s"),
+        "save": gettext_lazy("Save round %(number)s"),
+        "scorepad_help": gettext_lazy(
+            "For a game played without logging rounds: type each player's final sheet, and the "
+            "engine scores it with the same rules and tie-breaks."
+        ),
+    },
+    "turn": {
+        "first_player_help": gettext_lazy("Who starts turn 1 (chosen at random at the table)."),
+        # Translators: a refusal about one turn of a game; %(refusal)s is a whole sentence.
+        "refusal": gettext_lazy("Turn %(number)s: %(refusal)s"),
+        # Translators: %(refusal)s is the reason, a whole sentence.
+        "no_replay": gettext_lazy("The stored turns no longer replay. %(refusal)s"),
+        "no_more": gettext_lazy("This game takes no more turns."),
+        "ended_after": gettext_lazy("The game ended after turn %(number)s."),
+        "taken": ngettext_lazy(
+            "Turn %(number)s cannot be entered: the game has %(stored)s turn, so the next "
+            "is %(next)s.",
+            "Turn %(number)s cannot be entered: the game has %(stored)s turns, so the next "
+            "is %(next)s.",
+            "stored",
+        ),
+        "undone": gettext_lazy("The last turn was undone."),
+        "reopened": gettext_lazy("Game reopened: turns can be undone or added again."),
+        "next": gettext_lazy("The next turn"),
+        "undo": gettext_lazy("Undo turn %(number)s"),
+        "save": gettext_lazy("Save turn %(number)s"),
+        "scorepad_help": gettext_lazy(
+            "For a game played without logging turns: type each player's final sheet, and the "
+            "engine scores it with the same rules and tie-breaks."
+        ),
+    },
+}
+
+
+def entry_text(game_type: str, key: str, **params: Any) -> str:
+    """One of ``ENTRY_TEXTS``' sentences for the game, in the reader's language, its
+    placeholders filled from ``params`` (``taken`` is a plural on ``stored``)."""
+    plugin = plugin_for(game_type)
+    own = getattr(plugin.part("web"), "ENTRY_TEXTS", None) or {}
+    texts = ENTRY_TEXTS.get(plugin.engine.info.entry_name, ENTRY_TEXTS["round"])
+    text = own.get(key, texts[key])
+    return str(text % params if params else text)
+
+
+# Translators: a place in a game's ranking, as in "1st (with Bea)".
+RANK_WORDS = {1: gettext_lazy("1st"), 2: gettext_lazy("2nd"), 3: gettext_lazy("3rd")}
 
 
 def rank_words(rank: int | None) -> str:
     if rank is None:
         return ""
-    return RANK_WORDS.get(rank, f"{rank}th")
+    if rank in RANK_WORDS:
+        return str(RANK_WORDS[rank])
+    # Translators: a place in a game's ranking from the 4th on (8 players at most).
+    return _("%(rank)sth") % {"rank": rank}
 
 
 def names_joined(names: Sequence[str]) -> str:
@@ -135,4 +225,19 @@ def names_joined(names: Sequence[str]) -> str:
     names = list(names)
     if not names:
         return ""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    # Translators: the last two of a list of player names: "Ada, Bea and Cy".
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# A re-score job's status code (kept as it is in the page's data and the API) in words.
+JOB_STATUS_WORDS = {
+    "running": pgettext_lazy("job status", "running"),
+    "done": pgettext_lazy("job status", "done"),
+    "failed": pgettext_lazy("job status", "failed"),
+}
+
+
+def job_status_word(status: str) -> str:
+    return str(JOB_STATUS_WORDS.get(status, status))

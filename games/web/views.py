@@ -17,6 +17,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.decorators import method_decorator
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
@@ -91,7 +94,7 @@ def _refusal(exc: LogError | RecordError, game: Game, entry_name: str | None = N
     with the entry it is about when there is one."""
     words = refusals.sentence(exc, _names(game), refusals.for_game(game.game_type))
     if entry_name and exc.round is not None:
-        return f"{entry_name.capitalize()} {exc.round}: {words}"
+        return present.entry_text(game.game_type, "refusal", number=exc.round, refusal=words)
     return words
 
 
@@ -117,7 +120,7 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
     if chosen is None:
         games = list(plugins().values())
         if len(games) != 1:
-            return _game_chooser(request, games, "New game", "web:game-new-of")
+            return _game_chooser(request, games, _("New game"), "web:game-new-of")
         chosen = games[0].game_type
     plugin = _plugin(chosen)
     web = plugin.part("web")
@@ -142,7 +145,7 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
             except (LogError, RecordError) as exc:
                 _header_error(form, exc)
             else:
-                messages.success(request, f"Game #{game.pk} started.")
+                messages.success(request, _("Game #%(number)s started.") % {"number": game.pk})
                 return redirect("web:game", pk=game.pk)
     context = {
         "form": form,
@@ -161,7 +164,7 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
     chosen = _chosen_game(request, game_type)
     if chosen is None:
         if len(games) != 1:
-            return _game_chooser(request, games, "Scorepad entry", "web:scorepad-new-of")
+            return _game_chooser(request, games, _("Scorepad entry"), "web:scorepad-new-of")
         chosen = games[0].game_type
     plugin = _plugin(chosen)
     if plugin not in games:
@@ -190,7 +193,9 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
                 if not sheet.engine_error(exc):
                     _header_error(form, exc)
             else:
-                messages.success(request, f"Game #{game.pk} recorded from its scorepad.")
+                messages.success(
+                    request, _("Game #%(number)s recorded from its scorepad.") % {"number": game.pk}
+                )
                 return redirect("web:game", pk=game.pk)
     context = {
         "form": form,
@@ -198,6 +203,7 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
         "sheet": sheet,
         "sheet_rows": sheet.rows(form),
         "plugin": plugin,
+        "intro": present.entry_text(plugin.game_type, "scorepad_help"),
         "known_players": selectors.known_player_names(),
     }
     return render(request, "web/scorepad_new.html", context)
@@ -237,7 +243,7 @@ def _render_game(
             table = web.table_state(game)
         except LogError as exc:  # e.g. entries stored before a rules correction
             words = _refusal(exc, game, info.entry_name)
-            messages.error(request, f"The stored {info.entry_name}s no longer replay. {words}")
+            messages.error(request, present.entry_text(game.game_type, "no_replay", refusal=words))
     if table is not None and can_write:
         if table.over and finish_form is None:
             finish_form = web.finish_form(result)
@@ -258,6 +264,7 @@ def _render_game(
         "finish_form": finish_form,
         "entries": present.entry_count(game),
         "review": review if entry_form is not None else None,
+        "entry_words": _entry_words(game, entries=present.entry_count(game), review=review),
     }
     context.update(
         web.game_page(
@@ -271,6 +278,18 @@ def _render_game(
         )
     )
     return render(request, "web/game.html", context, status=status)
+
+
+def _entry_words(game: Game, *, entries: int, review: dict[str, Any] | None) -> dict[str, str]:
+    """The game page's words about its entries: the entry section's label, the undo button
+    (the last entry's number), the review's save button (the reviewed entry's number)."""
+    words = {
+        "next": present.entry_text(game.game_type, "next"),
+        "undo": present.entry_text(game.game_type, "undo", number=entries),
+    }
+    if review is not None:
+        words["save"] = present.entry_text(game.game_type, "save", number=review["number"])
+    return words
 
 
 @login_required
@@ -297,16 +316,18 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     web = plugin.part("web")
     entry_name = plugin.engine.info.entry_name
     if game.mode != Game.Mode.ROUNDS or game.status != Game.Status.IN_PROGRESS:
-        messages.error(request, f"This game takes no more {entry_name}s.")
+        messages.error(request, present.entry_text(game.game_type, "no_more"))
         return redirect("web:game", pk=pk)
     try:
         table = web.table_state(game)
     except LogError as exc:
         words = _refusal(exc, game, entry_name)
-        messages.error(request, f"The stored {entry_name}s no longer replay. {words}")
+        messages.error(request, present.entry_text(game.game_type, "no_replay", refusal=words))
         return redirect("web:game", pk=pk)
     if table.over:
-        messages.error(request, f"The game ended after {entry_name} {table.number - 1}.")
+        messages.error(
+            request, present.entry_text(game.game_type, "ended_after", number=table.number - 1)
+        )
         return redirect("web:game", pk=pk)
     names = _names(game)
     form = web.entry_form(game, table, names, data=request.POST)
@@ -338,12 +359,11 @@ def _stale(game: Game, form: Any, expected: int) -> bool:
     number = form.cleaned_data["number"]
     if number == expected:
         return False
-    entry_name = _plugin(game.game_type).engine.info.entry_name
-    stored = f"{expected - 1} {entry_name}{'' if expected == 2 else 's'}"
     form.add_error(
         None,
-        f"{entry_name.capitalize()} {number} cannot be entered: the game has {stored}, "
-        f"so the next is {expected}.",
+        present.entry_text(
+            game.game_type, "taken", number=number, stored=expected - 1, next=expected
+        ),
     )
     return True
 
@@ -379,8 +399,8 @@ def _game_action(request: HttpRequest, pk: int, action: Any, done: str) -> HttpR
 @require_POST
 def round_undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = _writable(request, pk)
-    entry_name = _plugin(game.game_type).engine.info.entry_name
-    return _game_action(request, pk, services.round_undo, f"The last {entry_name} was undone.")
+    done = present.entry_text(game.game_type, "undone")
+    return _game_action(request, pk, services.round_undo, done)
 
 
 @login_required
@@ -400,7 +420,7 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, _refusal(exc, game))
                 return redirect("web:game", pk=pk)
         else:
-            messages.success(request, "Game finished.")
+            messages.success(request, _("Game finished."))
             return redirect("web:game", pk=pk)
     return _render_game(request, _game(pk), finish_form=form, status=400)
 
@@ -409,8 +429,7 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     game = _writable(request, pk)
-    entry_name = _plugin(game.game_type).engine.info.entry_name
-    done = f"Game reopened: {entry_name}s can be undone or added again."
+    done = present.entry_text(game.game_type, "reopened")
     return _game_action(request, pk, services.game_reopen, done)
 
 
@@ -445,22 +464,32 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "stats": stats,
                 "ratings": ratings[-20:],
                 "rating_chart": charts.line_chart(
-                    [(h.played_on.isoformat(), h.ordinal) for h in ratings],
-                    title=f"{plugin.label} rating (ordinal) of {player.name} after each game",
+                    [(date_format(h.played_on, "SHORT_DATE_FORMAT"), h.ordinal) for h in ratings],
+                    title=_("%(game)s rating (ordinal) of %(player)s after each game")
+                    % {"game": plugin.label, "player": player.name},
                 ),
             }
         )
         if plugin.engine.info.has_scores:
             scores = selectors.player_score_history(player, game_type)
             points = [
-                (f"{s.game.played_on.isoformat()} #{s.game_id}", float(s.score))
+                (
+                    # Translators: a point of a score chart: the game's date and number.
+                    _("%(date)s #%(number)s")
+                    % {
+                        "date": date_format(s.game.played_on, "SHORT_DATE_FORMAT"),
+                        "number": s.game_id,
+                    },
+                    float(s.score),
+                )
                 for s in scores
                 if s.score is not None
             ]
             section["scores"] = scores[-20:]
             section["score_chart"] = charts.line_chart(
                 points,
-                title=f"{plugin.label} score of {player.name} in each finished game",
+                title=_("%(game)s score of %(player)s in each finished game")
+                % {"game": plugin.label, "player": player.name},
                 zero_line=True,
             )
         sections.append(section)
@@ -479,13 +508,18 @@ def rescore(request: HttpRequest) -> HttpResponse:
             try:
                 job = jobs.rescore_start(created_by=request.user, **form.job_params())
             except jobs.QueueUnavailable as exc:
-                messages.error(request, f"The job queue is unavailable: {exc}")
+                messages.error(
+                    request, _("The job queue is unavailable: %(error)s") % {"error": exc}
+                )
                 last = job_selectors.last_job_of(request.user)
                 if last is None:
                     return redirect("web:rescore")
                 job = last
             return redirect("web:job", pk=job.pk)
-    context = {"form": form, "jobs": job_selectors.rescore_jobs(request.user)}
+    jobs_shown = list(job_selectors.rescore_jobs(request.user))
+    for job_shown in jobs_shown:
+        job_shown.status_word = present.job_status_word(job_shown.status)  # type: ignore[attr-defined]
+    context = {"form": form, "jobs": jobs_shown}
     return render(request, "web/rescore.html", context)
 
 
@@ -505,7 +539,12 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "web/job.html",
-        {"job": job, "progress": progress, "api_url": f"/api/rescore/{job.pk}/"},
+        {
+            "job": job,
+            "progress": progress,
+            "status_word": present.job_status_word(progress["status"]),
+            "api_url": f"/api/rescore/{job.pk}/",
+        },
     )
 
 
@@ -519,10 +558,14 @@ def job_resume(request: HttpRequest, pk: int) -> HttpResponse:
     except jobs.CannotResume as exc:
         messages.info(request, exc.message)
     except jobs.QueueUnavailable as exc:
-        messages.error(request, f"The job queue is unavailable: {exc}")
+        messages.error(request, _("The job queue is unavailable: %(error)s") % {"error": exc})
     else:
-        games = "1 game" if sent == 1 else f"{sent} games"
-        messages.success(request, f"Sent again: {games} not re-scored yet.")
+        text = ngettext(
+            "Sent again: %(count)s game not re-scored yet.",
+            "Sent again: %(count)s games not re-scored yet.",
+            sent,
+        )
+        messages.success(request, text % {"count": sent})
     return redirect("web:job", pk=job.pk)
 
 
@@ -547,6 +590,6 @@ class SignInView(auth_views.LoginView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if getattr(request, "limited", False):
             form = self.get_form()
-            form.add_error(None, "Too many sign-in attempts from here; wait a minute.")
+            form.add_error(None, _("Too many sign-in attempts from here; wait a minute."))
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().post(request, *args, **kwargs)

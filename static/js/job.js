@@ -8,6 +8,16 @@
   var count = document.getElementById("job-count");
   var status = document.getElementById("job-status");
   var progressed = document.getElementById("job-progressed");
+  // The status codes stay codes (data-status, the API); the page shows them in words.
+  var statusWords = {
+    running: pgettext("job status", "running"),
+    done: pgettext("job status", "done"),
+    failed: pgettext("job status", "failed")
+  };
+
+  function ofTotal(job) {
+    return interpolate(gettext("%(done)s of %(total)s"), { done: job.done, total: job.total }, true);
+  }
 
   function list(id, items, render) {
     var ul = document.getElementById(id);
@@ -15,7 +25,7 @@
     if (!items.length) {
       var li = document.createElement("li");
       li.className = "muted";
-      li.textContent = "None.";
+      li.textContent = pgettext("list", "None.");
       ul.appendChild(li);
       return;
     }
@@ -29,26 +39,34 @@
   function show(job) {
     bar.max = Math.max(job.total, 1);
     bar.value = job.total ? job.done : 1;
-    bar.textContent = job.done + " of " + job.total;
-    count.textContent = job.done + " of " + job.total;
-    status.textContent = job.status;
+    bar.textContent = ofTotal(job);
+    count.textContent = ofTotal(job);
+    status.textContent = statusWords[job.status] || job.status;
+    box.setAttribute("data-status", job.status);
     if (job.progressed_at) {
       // The page is rendered in UTC; keep the clock the same while polling.
       progressed.setAttribute("datetime", job.progressed_at);
-      progressed.textContent = new Date(job.progressed_at).toISOString().slice(11, 19) + " UTC";
+      progressed.textContent = interpolate(gettext("%(time)s UTC"), {
+        time: new Date(job.progressed_at).toISOString().slice(11, 19)
+      }, true);
     }
     var resume = document.getElementById("job-resume");
     if (resume && job.status === "done") resume.hidden = true;
     list("job-changed", job.winners_changed, function (li, c) {
       var a = document.createElement("a");
       a.href = "/games/" + c.game + "/";
-      a.textContent = "Game #" + c.game;
+      a.textContent = interpolate(gettext("Game #%(number)s"), { number: c.game }, true);
       li.appendChild(a);
-      li.appendChild(document.createTextNode(
-        ": seats " + c.winners_before.join(", ") + " → " + c.winners_after.join(", ")));
+      li.appendChild(document.createTextNode(interpolate(gettext(": seats %(before)s → %(after)s"), {
+        before: c.winners_before.join(", "),
+        after: c.winners_after.join(", ")
+      }, true)));
     });
     list("job-failures", job.failures, function (li, f) {
-      li.textContent = "Game #" + f.key + ": " + f.message + " (" + f.code + ")";
+      li.textContent = interpolate(gettext("Game #%(number)s: %(message)s"), {
+        number: f.key,
+        message: f.message
+      }, true) + " (" + f.code + ")";
     });
   }
 

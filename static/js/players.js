@@ -11,13 +11,14 @@
     return el ? el.value.trim() : "";
   }
   function seat(i) {
-    return name(i) || "seat " + i;
+    return name(i) || interpolate(gettext("seat %(number)s"), { number: i }, true);
   }
   function update() {
     if (first) {
       Array.prototype.forEach.call(first.options, function (o) {
         var i = Number(o.value);
-        o.textContent = "Seat " + i + (name(i) ? " — " + name(i) : "");
+        var label = interpolate(gettext("Seat %(number)s"), { number: i }, true);
+        o.textContent = label + (name(i) ? " — " + name(i) : "");
       });
     }
     if (teams) {
@@ -26,7 +27,10 @@
         var pairs = o.value.split(";").map(function (p) {
           return p.split(",").map(function (s) { return seat(Number(s)); }).join(" & ");
         });
-        o.textContent = pairs.length * 2 + " players: " + pairs.join(" / ");
+        o.textContent = interpolate(gettext("%(count)s players: %(teams)s"), {
+          count: pairs.length * 2,
+          teams: pairs.join(" / ")
+        }, true);
       });
     }
     document.querySelectorAll(".seat-name").forEach(function (el) {

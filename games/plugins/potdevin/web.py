@@ -17,6 +17,8 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games import services
 from games.errors import RecordError
@@ -27,23 +29,40 @@ from games.web.forms import edition_create_from_form, edition_mark_verified_from
 from scoring.engine import LogError
 from scoring.engine.potdevin.cards import (
     CARD_NAMES,
-    CHARACTER_NAMES,
     CHARACTERS,
     GUILDS,
     VALUES,
     is_guild_card,
 )
+from scoring.engine.potdevin.decks import STANDARD_DECK
 from scoring.engine.potdevin.play import check_teams
 from scoring.engine.potdevin.sheet import COUNT_FIELDS
 from scoring.engine.potdevin.table import TableState
 from scoring.engine.potdevin.table import table_state as _table_of_state
 
 GAME_TYPE = "pot-de-vin"
-GUILD_LABELS = {g: g.capitalize() for g in GUILDS}
+# The guilds as the rulebooks name them (the codes stay in the data).
+GUILD_LABELS = {
+    "nobles": pgettext_lazy("pot de vin guild", "Nobles"),
+    "artists": pgettext_lazy("pot de vin guild", "Artists"),
+    "traders": pgettext_lazy("pot de vin guild", "Traders"),
+    "workmen": pgettext_lazy("pot de vin guild", "Workmen"),
+    "knights": pgettext_lazy("pot de vin guild", "Knights"),
+    "assassins": pgettext_lazy("pot de vin guild", "Assassins"),
+}
+# The four dignitaries by their card letter: names, the same in every rulebook (marked so that
+# every page's text goes through the catalogues).
+CHARACTER_NAMES = {
+    "A": pgettext_lazy("pot de vin dignitary", "Aldo"),
+    "P": pgettext_lazy("pot de vin dignitary", "Pietra"),
+    "E": pgettext_lazy("pot de vin dignitary", "Enzo"),
+    "U": pgettext_lazy("pot de vin dignitary", "Ugo"),
+}
 GUILD_CARDS = [c for i, c in enumerate(CARD_NAMES) if is_guild_card(i)]
-GUILD_CHOICES = [(g, g.capitalize()) for g in GUILDS]
+GUILD_CHOICES = [(g, GUILD_LABELS[g]) for g in GUILDS]
+JOKERS = pgettext_lazy("pot de vin cards", "Jokers")
 NEUTRAL_ROWS = (
-    ("jokers", "Jokers"),
+    ("jokers", JOKERS),
     ("bonus", "+2"),
     ("malus", "−2"),
     ("pot_de_vin", "Pot de Vin"),
@@ -52,13 +71,28 @@ NEUTRAL_ROWS = (
 REFUSAL_VOCABULARY = refusals.Vocabulary(
     words={
         "pot_de_vin": "Pot de Vin",
-        "trump_pile": "the trump pile",
-        "hands": "the deal",
-        "jokers": "the Jokers",
-        "plays": "the plays",
-        "pass": "pass",
+        "trump_pile": gettext_lazy("the trump pile"),
+        # Translators: the cards dealt to each player at the start (the log's "hands").
+        "hands": gettext_lazy("the deal"),
+        "jokers": gettext_lazy("the Jokers"),
+        "plays": gettext_lazy("the plays"),
+        # Translators: a player's pass (paying a gem instead of playing a card).
+        "pass": gettext_lazy("pass"),
     }
 )
+# The statistics' labels (scoring/engine/potdevin/info.py, and this game's own counters in
+# stats.py), for the pages (``present.stat_label``).
+STAT_LABELS = {
+    "rounds_won": gettext_lazy("Rounds won"),
+    "cards_won": gettext_lazy("Cards won"),
+    "gems_paid": gettext_lazy("Gems paid"),
+    "gems_won": gettext_lazy("Gems won"),
+    "logged_games": gettext_lazy("Games logged round by round"),
+    # Translators: games where the player held all four Pot de Vin cards.
+    "pot_de_vin_sweeps": gettext_lazy("Pot de Vin sweeps"),
+    # Translators: a player not following the lead's character when able, found after the fact.
+    "revokes": gettext_lazy("Revokes"),
+}
 # Round errors without a seat that are about the round as a whole rather than its trump card.
 ROUND_WIDE_CODES = {"too_many_rounds", "round_conflict", "malformed"}
 
@@ -131,6 +165,22 @@ def deck_game_count(edition: Edition) -> int:
     return edition.games.count()
 
 
+# The built-in decks' descriptions, stored in the engine's English, in the reader's language.
+BUILTIN_DESCRIPTIONS = {
+    STANDARD_DECK.description: gettext_lazy(
+        "Default layout of rules D1, built from a rule: NOT verified against the printed "
+        "cards. Correct it by creating a new deck version."
+    ),
+}
+
+
+def deck_description(edition: Edition) -> str:
+    """The deck's description as shown: a built-in deck's in the reader's language, any other
+    as it was typed."""
+    text = BUILTIN_DESCRIPTIONS.get(edition.description)
+    return edition.description if text is None else str(text)
+
+
 # --- New game: teams and deck -------------------------------------------------------------------
 
 
@@ -139,7 +189,10 @@ def _teams_value(teams: list[list[int]]) -> str:
 
 
 def _teams_label(teams: list[list[int]]) -> str:
-    return " / ".join(" & ".join(f"seat {s}" for s in team) for team in teams)
+    # Translators: a seat in a list of teams, "seat 0 & seat 2 / seat 1 & seat 3".
+    return " / ".join(
+        " & ".join(_("seat %(number)s") % {"number": s} for s in team) for team in teams
+    )
 
 
 def team_seatings(players: int) -> list[list[list[int]]]:
@@ -157,9 +210,18 @@ def team_seatings(players: int) -> list[list[list[int]]]:
     return found
 
 
-TEAM_CHOICES = [("", "No teams (everyone for themselves)")] + [
-    (_teams_value(t), f"{n} players: {_teams_label(t)}") for n in (4, 6) for t in team_seatings(n)
-]
+TEAM_SEATINGS = [(n, t) for n in (4, 6) for t in team_seatings(n)]
+
+
+def team_choices() -> list[tuple[str, str]]:
+    """The teams field's choices, in the reader's language."""
+    return [("", _("No teams (everyone for themselves)"))] + [
+        (
+            _teams_value(t),
+            _("%(count)s players: %(teams)s") % {"count": n, "teams": _teams_label(t)},
+        )
+        for n, t in TEAM_SEATINGS
+    ]
 
 
 def parse_teams(value: str) -> list[list[int]] | None:
@@ -169,7 +231,9 @@ def parse_teams(value: str) -> list[list[int]] | None:
 
 
 def _deck_label(edition: Edition) -> str:
-    return edition.key + ("" if edition.verified else " (not verified against the printed cards)")
+    if edition.verified:
+        return edition.key
+    return _("%(key)s (not verified against the printed cards)") % {"key": edition.key}
 
 
 class NewGameOptions(forms.Form):
@@ -178,13 +242,15 @@ class NewGameOptions(forms.Form):
     template = "web/potdevin/new_game_options.html"
 
     teams = forms.ChoiceField(
-        choices=TEAM_CHOICES,
+        choices=[],
         required=False,
-        label="Teams",
-        help_text="4 players play in 2 teams, 6 players in 3 teams or alone; teammates never "
-        "sit side by side.",
+        label=gettext_lazy("Teams"),
+        help_text=gettext_lazy(
+            "4 players play in 2 teams, 6 players in 3 teams or alone; teammates never "
+            "sit side by side."
+        ),
     )
-    deck = forms.ChoiceField(choices=[], label="Deck")
+    deck = forms.ChoiceField(choices=[], label=gettext_lazy("Deck"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
@@ -192,6 +258,7 @@ class NewGameOptions(forms.Form):
         kwargs["initial"].setdefault("deck", default.key if default else None)
         super().__init__(*args, **kwargs)
         self.editions = services.editions_by_key(GAME_TYPE)
+        self.fields["teams"].choices = team_choices()  # type: ignore[attr-defined]
         self.fields["deck"].choices = [  # type: ignore[attr-defined]
             (key, _deck_label(e)) for key, e in sorted(self.editions.items())
         ]
@@ -200,7 +267,8 @@ class NewGameOptions(forms.Form):
         """Errors that depend on the number of players named. True when there is none."""
         teams = parse_teams(self.cleaned_data.get("teams") or "")
         if teams is not None and sum(len(t) for t in teams) != players:
-            self.add_error("teams", f"These teams are for {sum(len(t) for t in teams)} players.")
+            count = sum(len(t) for t in teams)
+            self.add_error("teams", _("These teams are for %(count)s players.") % {"count": count})
             return False
         return True
 
@@ -214,14 +282,17 @@ class NewGameOptions(forms.Form):
 # --- Scorepad mode: the final tableaux ----------------------------------------------------------
 
 
+BONUS_CARDS = gettext_lazy("+2 cards")
+MALUS_CARDS = gettext_lazy("−2 cards")
+GEMS_WON = gettext_lazy("Gems won")
 TABLEAU_LABELS = {
-    **{g: g.capitalize() for g in GUILDS},
-    "jokers": "Jokers",
-    "bonus": "+2 cards",
-    "malus": "−2 cards",
-    "pot_de_vin": "Pot de Vin cards",
-    "gems": "Gems won",
-    "cards": "Cards won (all)",
+    **GUILD_LABELS,
+    "jokers": JOKERS,
+    "bonus": BONUS_CARDS,
+    "malus": MALUS_CARDS,
+    "pot_de_vin": gettext_lazy("Pot de Vin cards"),
+    "gems": GEMS_WON,
+    "cards": gettext_lazy("Cards won (all)"),
 }
 
 
@@ -273,7 +344,7 @@ class RoundForm(forms.Form):
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     trump = forms.CharField(
-        max_length=3, error_messages={"required": "Choose the revealed trump card."}
+        max_length=3, error_messages={"required": gettext_lazy("Choose the revealed trump card.")}
     )
 
     def __init__(self, *args: Any, order: list[int], names: list[str], **kwargs: Any) -> None:
@@ -283,7 +354,9 @@ class RoundForm(forms.Form):
         for i, seat in enumerate(order):
             self.fields[f"play_{i}"] = forms.CharField(
                 max_length=4,
-                error_messages={"required": f"Choose a card for {names[seat]}, or pass."},
+                error_messages={
+                    "required": _("Choose a card for %(name)s, or pass.") % {"name": names[seat]}
+                },
             )
 
     def ready(self) -> bool:
@@ -317,9 +390,11 @@ def entry_form(game: Game, table: TableState, names: list[str], data: Any = None
 
 def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
     summary = (result.get("rounds") or [])[number - 1]
-    return (
-        f"Round {number} saved: {names[summary['winner']]} wins it with {summary['winning_card']}."
-    )
+    return _("Round %(number)s saved: %(name)s wins it with %(card)s.") % {
+        "number": number,
+        "name": names[summary["winner"]],
+        "card": summary["winning_card"],
+    }
 
 
 def entry_review(
@@ -330,23 +405,39 @@ def entry_review(
     round entry back with everything kept."""
     entry = form.entry_data()
     summary = (result.get("rounds") or [])[number - 1]
-    lines = [f"Trump revealed: {entry['trump']} ({CHARACTER_NAMES[entry['trump'][0]]} is trump)."]
+    trump = entry["trump"]
+    lines = [
+        # Translators: %(character)s is the dignitary of the revealed card (Aldo, Pietra...).
+        _("Trump revealed: %(card)s (%(character)s is trump).")
+        % {"card": trump, "character": CHARACTER_NAMES[trump[0]]}
+    ]
     for i, play in enumerate(entry["plays"]):
         name = names[play["seat"]]
         if play.get("pass"):
-            lines.append(f"{name} passes and pays a gem.")
+            lines.append(_("%(name)s passes and pays a gem.") % {"name": name})
+        elif i == 0:
+            # Translators: the round's first card, played by its starting player.
+            lines.append(_("%(name)s leads %(card)s.") % {"name": name, "card": play["card"]})
         else:
-            lines.append(f"{name} {'leads' if i == 0 else 'plays'} {play['card']}.")
+            lines.append(_("%(name)s plays %(card)s.") % {"name": name, "card": play["card"]})
     gems = summary.get("gems") or 0
-    won = f" and {gems} gem{'s' if gems != 1 else ''}" if gems else ""
-    after = (
-        f"{names[summary['winner']]} wins the round with {summary['winning_card']}: "
-        f"{len(summary.get('cards') or [])} cards{won}."
-    )
+    count = len(summary.get("cards") or [])
+    won = {
+        "name": names[summary["winner"]],
+        "card": summary["winning_card"],
+        "cards": ngettext("%(count)s card", "%(count)s cards", count) % {"count": count},
+        "gems": ngettext("%(count)s gem", "%(count)s gems", gems) % {"count": gems},
+    }
+    if gems:
+        # Translators: %(cards)s is "2 cards", %(gems)s is "1 gem".
+        after = _("%(name)s wins the round with %(card)s: %(cards)s and %(gems)s.") % won
+    else:
+        # Translators: %(cards)s is "3 cards".
+        after = _("%(name)s wins the round with %(card)s: %(cards)s.") % won
     if result.get("complete"):
-        after += " It is the last round."
+        after += " " + _("It is the last round.")
     return {
-        "title": f"Round {number}: check it before saving",
+        "title": _("Round %(number)s: check it before saving") % {"number": number},
         "number": number,
         "lines": lines,
         "after": after,
@@ -454,7 +545,9 @@ class JokersForm(forms.Form):
                 initial=choice["placed"],
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
-                help_text=f"{choice['held']} held, {count} to place, one per column",
+                # Translators: numbers of Jokers: held by the player (team), to place at the end.
+                help_text=_("%(held)s held, %(count)s to place, one per column")
+                % {"held": choice["held"], "count": count},
             )
 
     @staticmethod
@@ -467,7 +560,13 @@ class JokersForm(forms.Form):
             name = self.field_name(choice)
             count = len(choice["placed"])
             if data.get(name) and len(data[name]) != count:
-                self.add_error(name, f"Place exactly {count} Joker{'s' if count > 1 else ''}.")
+                self.add_error(
+                    name,
+                    ngettext(
+                        "Place exactly %(count)s Joker.", "Place exactly %(count)s Jokers.", count
+                    )
+                    % {"count": count},
+                )
         return data
 
     def placement(self) -> dict[str, list[str]] | None:
@@ -539,11 +638,14 @@ def unit_names(result: dict[str, Any]) -> list[dict[str, Any]]:
             {
                 **team,
                 "name": " & ".join(players[s]["name"] for s in team["seats"]),
-                "label": f"Team {team['team'] + 1}",
+                "label": _("Team %(number)s") % {"number": team["team"] + 1},
             }
             for team in teams
         ]
-    return [{**p, "label": f"Seat {p['seat']}", "seats": [p["seat"]]} for p in players]
+    return [
+        {**p, "label": _("Seat %(number)s") % {"number": p["seat"]}, "seats": [p["seat"]]}
+        for p in players
+    ]
 
 
 def tableau_table(result: dict[str, Any], *, current: int | None = None) -> dict[str, Any]:
@@ -554,10 +656,10 @@ def tableau_table(result: dict[str, Any], *, current: int | None = None) -> dict
         rows.append({"label": GUILD_LABELS[guild], "cells": [p["tableau"][guild] for p in players]})
     for key, label in NEUTRAL_ROWS:
         rows.append({"label": label, "cells": [p["tableau"][key] for p in players]})
-    rows.append({"label": "Gems won", "cells": [p["gems_won"] for p in players]})
-    rows.append({"label": "Cards won", "cells": [p["cards_won"] for p in players]})
-    rows.append({"label": "Cards in hand", "cells": [p["cards_in_hand"] for p in players]})
-    rows.append({"label": "Gems in hand", "cells": [p["gems_in_hand"] for p in players]})
+    rows.append({"label": GEMS_WON, "cells": [p["gems_won"] for p in players]})
+    rows.append({"label": _("Cards won"), "cells": [p["cards_won"] for p in players]})
+    rows.append({"label": _("Cards in hand"), "cells": [p["cards_in_hand"] for p in players]})
+    rows.append({"label": _("Gems in hand"), "cells": [p["gems_in_hand"] for p in players]})
     return {
         "players": [
             {
@@ -583,7 +685,7 @@ def _guild_cell(entry: dict[str, Any], players: Sequence[dict[str, Any]], teams:
     symbols = entry["symbols"]
     text = str(symbols)
     if entry.get("joker"):
-        text += " + Joker"
+        text += " + " + pgettext("pot de vin card", "Joker")
     if teams and entry.get("seat") is not None and (symbols or entry.get("joker")):
         text += f" ({player_key(entry['seat'])})"  # the player's number in the names' key
     return text
@@ -602,7 +704,13 @@ def names_key(result: dict[str, Any]) -> list[dict[str, str]]:
     rows = [{"short": player_key(p["seat"]), "name": p["name"]} for p in players]
     for team in result.get("teams") or []:
         seats = " & ".join(player_key(s) for s in team["seats"])
-        rows.append({"short": f"Team {team['team'] + 1}", "name": f"players {seats}"})
+        rows.append(
+            {
+                "short": _("Team %(number)s") % {"number": team["team"] + 1},
+                # Translators: the players of a team by their numbers in the tables: "1 & 3".
+                "name": _("players %(seats)s") % {"seats": seats},
+            }
+        )
     return rows
 
 
@@ -620,7 +728,7 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
         rows.append({"label": GUILD_LABELS[guild], "key": guild, "cells": cells})
     rows.append(
         {
-            "label": "Jokers",
+            "label": JOKERS,
             "key": "jokers",
             "cells": [
                 {"detail": joker_words(u["breakdown"]["jokers"]), "points": None} for u in units
@@ -629,17 +737,17 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
     )
     rows.append(
         {
-            "label": "Guilds",
+            "label": _("Guilds"),
             "key": "guild_points",
             "subtotal": True,
             "cells": [{"detail": "", "points": u["breakdown"]["guild_points"]} for u in units],
         }
     )
     for key, label, count in (
-        ("bonus", "+2 cards", "cards"),
-        ("malus", "−2 cards", "cards"),
+        ("bonus", BONUS_CARDS, "cards"),
+        ("malus", MALUS_CARDS, "cards"),
         ("pot_de_vin", "Pot de Vin", "cards"),
-        ("gems", "Gems won", "count"),
+        ("gems", GEMS_WON, "count"),
     ):
         rows.append(
             {
@@ -649,7 +757,8 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
                     {
                         "detail": f"{u['breakdown'][key][count]} ×"
                         if key != "pot_de_vin"
-                        else f"{u['breakdown'][key][count]} held",
+                        # Translators: Pot de Vin cards in the player's (team's) tableau.
+                        else _("%(count)s held") % {"count": u["breakdown"][key][count]},
                         "points": u["breakdown"][key]["points"],
                     }
                     for u in units
@@ -658,7 +767,7 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
         )
     rows.append(
         {
-            "label": "Total",
+            "label": _("Total"),
             "key": "total",
             "total": True,
             "cells": [{"detail": "", "points": u["breakdown"]["total"]} for u in units],
@@ -689,14 +798,18 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
 def joker_words(jokers: dict[str, Any]) -> str:
     held = jokers.get("held", 0)
     if not held:
-        return "none"
+        return pgettext("jokers", "none")
     parts = []
     placed = jokers.get("placed") or []
     if placed:
-        parts.append("on " + ", ".join(GUILD_LABELS.get(g, g) for g in placed))
+        guilds = ", ".join(str(GUILD_LABELS.get(g, g)) for g in placed)
+        # Translators: where a player's Jokers went: "on Nobles, Artists".
+        parts.append(_("on %(guilds)s") % {"guilds": guilds})
     if jokers.get("discarded"):
-        parts.append(f"{jokers['discarded']} discarded")
-    return f"{held} held: " + "; ".join(parts)
+        # Translators: Jokers that could not be placed.
+        parts.append(_("%(count)s discarded") % {"count": jokers["discarded"]})
+    # Translators: a player's Jokers: "1 held: on Nobles" or "2 held: on Nobles; 1 discarded".
+    return _("%(held)s held: %(details)s") % {"held": held, "details": "; ".join(parts)}
 
 
 def tiebreak_words(unit: dict[str, Any], units: Sequence[dict[str, Any]]) -> str:
@@ -708,22 +821,47 @@ def tiebreak_words(unit: dict[str, Any], units: Sequence[dict[str, Any]]) -> str
     tied = [u for u in units if u is not unit and u["score"] == unit["score"]]
     if not tied:
         return ""
-    head = f"Tied on {unit['score']} points with {present.names_joined([u['name'] for u in tied])}"
-    cards = unit["cards_won"]
-    gems = unit["gems_won"]
+    score = unit["score"]
+    words = {
+        "score": score,
+        "names": present.names_joined([u["name"] for u in tied]),
+        "cards": unit["cards_won"],
+        "gems": unit["gems_won"],
+    }
     if kind == "cards":
-        others = ", ".join(str(u["cards_won"]) for u in tied)
-        return f"{head}; more cards won decided it: {cards} against {others}."
-    if kind == "gems":
-        same = [u for u in tied if u["cards_won"] == cards]
-        others = ", ".join(str(u["gems_won"]) for u in same or tied)
+        words["others"] = ", ".join(str(u["cards_won"]) for u in tied)
         return (
-            f"{head} and the same number of cards won ({cards}); more gems won decided it: "
-            f"{gems} against {others}."
+            ngettext(
+                "Tied on %(score)s point with %(names)s; more cards won decided it: %(cards)s "
+                "against %(others)s.",
+                "Tied on %(score)s points with %(names)s; more cards won decided it: %(cards)s "
+                "against %(others)s.",
+                score,
+            )
+            % words
+        )
+    if kind == "gems":
+        same = [u for u in tied if u["cards_won"] == unit["cards_won"]]
+        words["others"] = ", ".join(str(u["gems_won"]) for u in same or tied)
+        return (
+            ngettext(
+                "Tied on %(score)s point with %(names)s and the same number of cards won "
+                "(%(cards)s); more gems won decided it: %(gems)s against %(others)s.",
+                "Tied on %(score)s points with %(names)s and the same number of cards won "
+                "(%(cards)s); more gems won decided it: %(gems)s against %(others)s.",
+                score,
+            )
+            % words
         )
     return (
-        f"{head}, the same number of cards won ({cards}) and of gems won ({gems}): "
-        f"the place is shared."
+        ngettext(
+            "Tied on %(score)s point with %(names)s, the same number of cards won (%(cards)s) "
+            "and of gems won (%(gems)s): the place is shared.",
+            "Tied on %(score)s points with %(names)s, the same number of cards won (%(cards)s) "
+            "and of gems won (%(gems)s): the place is shared.",
+            score,
+        )
+        % words
     )
 
 
@@ -741,8 +879,8 @@ def game_page(
     context: dict[str, Any] = {
         "meta_template": "web/potdevin/game_meta.html",
         "body_template": "web/potdevin/game_body.html",
-        "over_heading": "All rounds are played",
-        "finish_button": "Finish and score the game",
+        "over_heading": _("All rounds are played"),
+        "finish_button": _("Finish and score the game"),
         "scripts": ["js/round.js"] if entry_form is not None else [],
         "team_play": bool(game.teams),
         "rounds": [
@@ -774,6 +912,9 @@ def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
     for row in habits["guilds"]:
         row["negative"] = negative.get(row["guild"], 0)
         row["label"] = GUILD_LABELS[row["guild"]]
+    labels = {
+        name: present.stat_label(GAME_TYPE, name, str(label)) for name, label in STAT_LABELS.items()
+    }
     by_count = [
         {"players": n, **b} for n, b in (stats.get("by_player_count") or {}).items() if b["games"]
     ]
@@ -782,6 +923,7 @@ def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
         "stats": stats,
         "by_count": by_count,
         "habits": habits,
+        "labels": labels,
     }
 
 
@@ -791,9 +933,16 @@ def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
 class DeckForm(forms.Form):
     """A new deck version: each guild card's one or two symbols (rules D1)."""
 
-    key = forms.SlugField(max_length=64, label="Version key", help_text="e.g. standard-v2")
+    key = forms.SlugField(
+        max_length=64,
+        label=gettext_lazy("Version key"),
+        # Translators: an example of a deck version's key; keep "standard-v2" as it is.
+        help_text=gettext_lazy("e.g. standard-v2"),
+    )
     description = forms.CharField(
-        required=False, label="Description", widget=forms.Textarea(attrs={"rows": 2})
+        required=False,
+        label=gettext_lazy("Description"),
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def __init__(
@@ -805,13 +954,13 @@ class DeckForm(forms.Form):
             symbols = cards.get(card) or []
             self.fields[f"{card}_1"] = forms.ChoiceField(
                 choices=GUILD_CHOICES,
-                label=f"{card} first symbol",
+                label=_("%(card)s first symbol") % {"card": card},
                 initial=symbols[0] if symbols else None,
             )
             self.fields[f"{card}_2"] = forms.ChoiceField(
                 choices=[("", "—"), *GUILD_CHOICES],
                 required=False,
-                label=f"{card} second symbol",
+                label=_("%(card)s second symbol") % {"card": card},
                 initial=symbols[1] if len(symbols) > 1 else "",
             )
 
@@ -828,14 +977,26 @@ class DeckForm(forms.Form):
 
 @login_required
 def deck_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/potdevin/decks.html", {"decks": decks()})
+    shown = decks()
+    for edition in shown:
+        edition.description_shown = deck_description(edition)  # type: ignore[attr-defined]
+    return render(request, "web/potdevin/decks.html", {"decks": shown})
 
 
 @login_required
 def deck_detail(request: HttpRequest, key: str) -> HttpResponse:
     edition = deck(key)
     if request.method == "POST":
-        return edition_mark_verified_from_post(request, edition, label="Deck", url_name="web:deck")
+        return edition_mark_verified_from_post(
+            request,
+            edition,
+            label=_("Deck"),
+            url_name="web:deck",
+            done_texts=(
+                _("Deck %(key)s marked verified."),
+                _("Deck %(key)s marked not verified."),
+            ),
+        )
     cards = edition.data or {}
     rows = []
     for letter, row in zip("APEU", card_grid(name="", prefix=""), strict=True):
@@ -844,13 +1005,21 @@ def deck_detail(request: HttpRequest, key: str) -> HttpResponse:
                 "name": row["name"],
                 "letter": letter,
                 "cards": [
-                    {"card": c["card"], "symbols": cards.get(c["card"], [])}
+                    {
+                        "card": c["card"],
+                        "symbols": [GUILD_LABELS.get(g, g) for g in cards.get(c["card"], [])],
+                    }
                     for c in row["cells"]
                     if c["card"] in cards
                 ],
             }
         )
-    context = {"deck": edition, "rows": rows, "games": deck_game_count(edition)}
+    context = {
+        "deck": edition,
+        "description": deck_description(edition),
+        "rows": rows,
+        "games": deck_game_count(edition),
+    }
     return render(request, "web/potdevin/deck.html", context)
 
 
@@ -861,14 +1030,17 @@ def deck_new(request: HttpRequest) -> HttpResponse:
     form = DeckForm(
         request.POST if request.method == "POST" else None,
         cards=source.data,
-        initial={"key": f"{source.key}-v2", "description": f"Corrected from {source.key}."},
+        initial={
+            "key": f"{source.key}-v2",
+            "description": _("Corrected from %(key)s.") % {"key": source.key},
+        },
     )
     if request.method == "POST" and form.is_valid():
         created = edition_create_from_form(
             form, game_type=GAME_TYPE, data=form.cards(), created_by=request.user
         )
         if created is not None:
-            messages.success(request, f"Deck {created.key} created.")
+            messages.success(request, _("Deck %(key)s created.") % {"key": created.key})
             return redirect("web:deck", key=created.key)
     return render(request, "web/potdevin/deck_new.html", {"form": form, "source": source})
 
@@ -881,4 +1053,4 @@ urlpatterns = [
 ]
 
 # Links of the main menu to pages of this game's own: (label, url name).
-MENU = [("Decks", "web:decks")]
+MENU = [(gettext_lazy("Decks"), "web:decks")]
