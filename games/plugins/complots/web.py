@@ -53,6 +53,9 @@ MAX_LOSSES = 3  # the claim's challenge, the block's challenge, the coup or assa
 
 # The characters as the Italian rulebook names them (Duchessa, Assassino, …).
 CHARACTER_LABELS = {
+    # Translators: Italian: the rulebook's Duchessa, Assassino, Contessa, Capitano,
+    # Ambasciatore, Inquisitore. There is no Portuguese rulebook of Complots: the names of Coup's
+    # Brazilian edition, but "Duquesa" (Coup's card is a duke, Complots' a duchess).
     "duchess": pgettext_lazy("complots character", "Duchess"),
     "assassin": pgettext_lazy("complots character", "Assassin"),
     "countess": pgettext_lazy("complots character", "Countess"),
@@ -139,12 +142,15 @@ YES, NO = "yes", "no"
 # they read as the rulebook's names.
 REFUSAL_VOCABULARY = refusals.Vocabulary(
     words={
+        # Translators: a character's name inside an engine refusal ("caught bluffing the
+        # duchess"), written as in the rulebook (no Portuguese rulebook: Coup BR's names).
         "duchess": pgettext_lazy("complots character", "duchess"),
         "assassin": pgettext_lazy("complots character", "assassin"),
         "countess": pgettext_lazy("complots character", "countess"),
         "captain": pgettext_lazy("complots character", "captain"),
         "ambassador": pgettext_lazy("complots character", "ambassador"),
         "inquisitor": pgettext_lazy("complots character", "inquisitor"),
+        # Translators: an action's name inside an engine refusal ("coup cannot be blocked").
         "income": pgettext_lazy("complots action", "income"),
         "coup": pgettext_lazy("complots action", "coup"),
         "exchange": pgettext_lazy("complots action", "exchange"),
