@@ -4,6 +4,7 @@ turn, ``index`` for an import's document, ``fields`` for form errors)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -81,7 +82,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     # DRF turns these two Django exceptions into responses too, but keeps them out of the
     # APIException branch below: without this their body would be {"detail": ...}.
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or None)
+        exc = exceptions.NotFound(_not_found(exc))
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     response = exception_handler(exc, context)
@@ -105,6 +106,26 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         extra = {"wait": exc.wait} if isinstance(exc, exceptions.Throttled) else {}
         response.data = body(str(code), str(exc.detail), **extra)
     return response
+
+
+# Django's 404 of a record looked up (get_object_or_404), in the reader's language: one sentence
+# per kind of record the API looks up; another keeps Django's English.
+_NOT_FOUND = {
+    "Game": gettext_lazy("No Game matches the given query."),
+    "Player": gettext_lazy("No Player matches the given query."),
+    "Edition": gettext_lazy("No Edition matches the given query."),
+    "Round": gettext_lazy("No Round matches the given query."),
+    "Job": gettext_lazy("No Job matches the given query."),
+}
+_DJANGO_NOT_FOUND = re.compile(r"No (\w+) matches the given query\.")
+
+
+def _not_found(exc: Http404) -> str | None:
+    text = str(exc)
+    match = _DJANGO_NOT_FOUND.fullmatch(text)
+    if match is not None and match.group(1) in _NOT_FOUND:
+        return str(_NOT_FOUND[match.group(1)])
+    return text or None
 
 
 # A field's error that is one of the stored-data gate's refusals (games/stored_json.py) has the
