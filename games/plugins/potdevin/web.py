@@ -757,8 +757,7 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
                     {
                         "detail": f"{u['breakdown'][key][count]} ×"
                         if key != "pot_de_vin"
-                        # Translators: Pot de Vin cards in the player's (team's) tableau.
-                        else _("%(count)s held") % {"count": u["breakdown"][key][count]},
+                        else _pot_de_vin_held(u["breakdown"][key][count]),
                         "points": u["breakdown"][key]["points"],
                     }
                     for u in units
@@ -795,6 +794,11 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _pot_de_vin_held(count: int) -> str:
+    # Translators: Pot de Vin cards in the player's (team's) tableau: "3 held".
+    return ngettext("%(count)s held", "%(count)s held", count) % {"count": count}
+
+
 def joker_words(jokers: dict[str, Any]) -> str:
     held = jokers.get("held", 0)
     if not held:
@@ -805,11 +809,15 @@ def joker_words(jokers: dict[str, Any]) -> str:
         guilds = ", ".join(str(GUILD_LABELS.get(g, g)) for g in placed)
         # Translators: where a player's Jokers went: "on Nobles, Artists".
         parts.append(_("on %(guilds)s") % {"guilds": guilds})
-    if jokers.get("discarded"):
+    discarded = jokers.get("discarded")
+    if discarded:
         # Translators: Jokers that could not be placed.
-        parts.append(_("%(count)s discarded") % {"count": jokers["discarded"]})
+        parts.append(
+            ngettext("%(count)s discarded", "%(count)s discarded", discarded) % {"count": discarded}
+        )
     # Translators: a player's Jokers: "1 held: on Nobles" or "2 held: on Nobles; 1 discarded".
-    return _("%(held)s held: %(details)s") % {"held": held, "details": "; ".join(parts)}
+    text = ngettext("%(held)s held: %(details)s", "%(held)s held: %(details)s", held)
+    return text % {"held": held, "details": "; ".join(parts)}
 
 
 def tiebreak_words(unit: dict[str, Any], units: Sequence[dict[str, Any]]) -> str:
