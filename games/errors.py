@@ -7,7 +7,9 @@ from typing import Any
 
 
 class RecordError(Exception):
-    """A request the records refuse (400): it names something that cannot be."""
+    """A request the records refuse (400): it names something that cannot be. ``message`` is
+    said in the language active where it is raised (the reader's in a request, English in a
+    job's worker); ``code`` is the same in every language."""
 
     def __init__(
         self,
