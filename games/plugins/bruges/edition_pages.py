@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games import services
 from games.models import Edition
@@ -197,7 +197,8 @@ def edition_new(request: HttpRequest) -> HttpResponse:
         data_from=source.data,
         initial={
             "key": f"{source.key}-v2",
-            "description": _("Corrected from %(key)s.") % {"key": source.key},
+            "description": pgettext("bruges edition", "Corrected from %(key)s.")
+            % {"key": source.key},
         },
     )
     if request.method == "POST" and form.is_valid():

@@ -1287,6 +1287,9 @@ class RoundForm(forms.Form):
             ) % {"number": number, "name": name}
             self._ready = True  # the page's review comes next: nothing is stored before it
         else:
+            # Translators: a turn is one player's go in phase 3 (one card and its action): the
+            # Italian rulebook's "turno" is the round, so the turn is "mossa"; Portuguese
+            # "rodada" for the round, "turno" for the turn.
             self.notice = _("Turn %(number)s entered (%(name)s).") % {
                 "number": number,
                 "name": name,

@@ -111,6 +111,8 @@ def edition_unverified(game: Game) -> bool:
 def _edition_label(edition: Edition) -> str:
     if edition.verified:
         return edition.key
+    # Translators: no rulebook word: the board's printed numbers kept as data (Italian chosen
+    # "edizione del tabellone", Portuguese "edição do tabuleiro").
     return _("%(key)s (not verified against the printed board)") % {"key": edition.key}
 
 
@@ -172,6 +174,7 @@ def entry_saved(result: dict[str, Any], number: int, names: list[str]) -> str:
             "number": number,
             "flips": flips,
         }
+    # Translators: a round of Bruges (Italian rulebook: "turno"; Portuguese: "rodada").
     return _("Round %(number)s saved.") % {"number": number}
 
 
@@ -214,7 +217,8 @@ def entry_review(
     if scores:
         after.append(_("Scores after it: %(scores)s.") % {"scores": scores})
     return {
-        "title": _("Round %(number)s: check it before saving") % {"number": number},
+        "title": pgettext("bruges round", "Round %(number)s: check it before saving")
+        % {"number": number},
         "number": number,
         "lines": lines,
         "after": " ".join(after),

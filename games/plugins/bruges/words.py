@@ -20,6 +20,9 @@ from scoring.engine.bruges.rules import CATEGORIES, COLORS, GROUPS
 # The colour's name (a die, a token's colour said alone; in Italian and Portuguese the
 # masculine singular: "rosso", "vermelho").
 COLOR_NAMES = {
+    # Translators: a colour's own name (Italian, Portuguese: the masculine singular, "rosso",
+    # "vermelho"); the contexts "feminine singular", "masculine plural", "feminine plural" are
+    # the same colour agreeing with a card or house, with workers, with threat tokens.
     "blue": pgettext_lazy("bruges colour", "blue"),
     "brown": pgettext_lazy("bruges colour", "brown"),
     "red": pgettext_lazy("bruges colour", "red"),
@@ -87,6 +90,8 @@ GROUP_LABELS = {
 assert tuple(GROUP_LABELS) == GROUPS
 assert tuple(COLOR_NAMES) == COLORS
 ICON_LABELS = {
+    # Translators: the person card's activation icons, as the rulebook calls them (Italian:
+    # freccia, lavoratore, infinito, corona d'alloro).
     "arrow": gettext_lazy("Arrow (once, on hire)"),
     "worker": gettext_lazy("Worker (pays a worker)"),
     "infinity": gettext_lazy("Infinity (∞)"),
@@ -204,6 +209,8 @@ def gain_words(gain: Mapping[str, Any] | None) -> str:
     plays = gain.get("plays")
     if isinstance(plays, int) and plays:
         parts.append(
+            # Translators: no rulebook word: a card played at once thanks to an effect (Italian
+            # chosen "giocata extra", Portuguese "jogada extra").
             ngettext("%(count)s extra play", "%(count)s extra plays", plays) % {"count": plays}
         )
     return ", ".join(parts) or nothing
@@ -275,23 +282,23 @@ def step_words(
     action = step.get("action")
     params: dict[str, Any] = {"card": colour(COLOR_F, card)}
     if action == "workers":
+        params["workers"] = colour(COLOR_MP, card)
         # Translators: %(card)s is the card's colour (feminine singular form), %(workers)s the
         # same colour in the form of workers (masculine plural).
-        params["workers"] = colour(COLOR_MP, card)
         return _("%(card)s card: 2 %(workers)s workers") % params
     if action == "florins":
         return _("%(card)s card: florins") % params
     if action == "threat":
+        params["threat"] = colour(COLOR_F, card)
         # Translators: %(card)s and %(threat)s are the same colour, of a card and of a threat
         # token (both feminine singular forms).
-        params["threat"] = colour(COLOR_F, card)
         return _("%(card)s card: returns a %(threat)s threat (+1 point)") % params
     if action == "canal":
         params["section"] = colour(SECTION_LABELS, step.get("section"))
         return _("%(card)s card: canal, %(section)s") % params
     if action == "house":
-        # Translators: %(card)s and %(house)s are the same colour (feminine singular forms).
         params["house"] = colour(COLOR_F, card)
+        # Translators: %(card)s and %(house)s are the same colour (feminine singular forms).
         return _("%(card)s card: a %(house)s house") % params
     if action == "person":
         given = step.get("person")
@@ -310,6 +317,8 @@ def turn_words(
     turn: Mapping[str, Any], names: Sequence[str], person_name: Callable[[str], str]
 ) -> str:
     if turn.get("pass"):
+        # Translators: the rulebook has no pass in phase 3 (Italian chosen "passa (non ha più
+        # carte)").
         return _("passes (no cards left)")
     return "; ".join(step_words(s, names, person_name) for s in turn.get("steps") or [])
 
