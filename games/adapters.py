@@ -157,7 +157,7 @@ def storable(result: dict[str, Any]) -> dict[str, Any]:
                 "out_of_range",
                 said(
                     "{seat} would score {score}: a score is at most {most}",
-                    seat=SeatRef(seat) if isinstance(seat, int) else f"seat {seat}",
+                    seat=SeatRef(seat) if isinstance(seat, int) else repr(seat),
                     score=score,
                     most=SCORE_MAX,
                 ),

@@ -233,3 +233,26 @@ def test_an_answer_django_writes_itself_under_the_api_follows_accept_language(
     assert english.json()["code"] == italian.json()["code"] == "not_found"
     assert english.json()["message"] == "Not found."
     assert italian.json()["message"] != "Not found."
+
+
+def test_a_built_in_editions_description_is_shown_in_the_readers_language() -> None:
+    """Stored in the engine's English; in English the page shows exactly what is stored."""
+    from django.utils import translation
+
+    from games.plugins.bruges import edition_pages
+    from games.plugins.potdevin import web as potdevin_web
+    from scoring.engine.bruges.editions import STANDARD_DESCRIPTION
+    from scoring.engine.potdevin.decks import STANDARD_DECK
+
+    services.editions_ensure_builtin()
+    assert edition_pages.edition("standard").description == STANDARD_DESCRIPTION
+    with translation.override("en"):
+        assert edition_pages.edition("standard").description_shown == STANDARD_DESCRIPTION
+        assert str(potdevin_web.BUILTIN_DESCRIPTIONS[STANDARD_DECK.description]) == (
+            STANDARD_DECK.description
+        )
+    with translation.override("it"):
+        assert edition_pages.edition("standard").description_shown != STANDARD_DESCRIPTION
+        assert str(potdevin_web.BUILTIN_DESCRIPTIONS[STANDARD_DECK.description]) != (
+            STANDARD_DECK.description
+        )

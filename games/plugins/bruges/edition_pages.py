@@ -22,6 +22,7 @@ from games import services
 from games.models import Edition
 from games.plugins.bruges import words
 from games.web.forms import edition_create_from_form, edition_mark_verified_from_post
+from scoring.engine.bruges.editions import STANDARD_DESCRIPTION
 from scoring.engine.bruges.rules import COLORS, SECTIONS, SPACES, TOP_STEP
 
 GAME_TYPE = "bruges"
@@ -36,14 +37,34 @@ SPACE_COLOUR_LABELS = {
 }
 
 
+# The built-in edition's description, stored in the engine's English, in the reader's language.
+BUILTIN_DESCRIPTIONS = {
+    STANDARD_DESCRIPTION: gettext_lazy(
+        "Default edition of rules B1: canal spaces cost 1 to 5 outward from the seal, colours "
+        "unknown (any card builds a space); prestige points 0, 1, 2, 3, 4, 5, 7, 9, 11, 13, 15, "
+        "17, 20 (only step 6 = 7 is known). NOT verified against the printed board: correct it "
+        "by creating a new edition version."
+    ),
+}
+
+
+def _described(edition: Edition) -> Edition:
+    """The edition with ``description_shown``: a built-in one's in the reader's language, any
+    other as it was typed."""
+    text = BUILTIN_DESCRIPTIONS.get(edition.description)
+    edition.description_shown = edition.description if text is None else str(text)  # type: ignore[attr-defined]
+    return edition
+
+
 def editions() -> list[Edition]:
     """Every Bruges edition version, with the number of games that use it."""
-    return list(
-        Edition.objects.filter(game_type=GAME_TYPE)
+    return [
+        _described(e)
+        for e in Edition.objects.filter(game_type=GAME_TYPE)
         .defer("data")
         .annotate(game_count=Count("games"))
         .order_by("key")
-    )
+    ]
 
 
 def edition(key: str) -> Edition:
@@ -51,7 +72,7 @@ def edition(key: str) -> Edition:
     found = Edition.objects.filter(game_type=GAME_TYPE, key=key).first()
     if found is None:
         raise Http404(f"no Bruges edition {key!r}")
-    return found
+    return _described(found)
 
 
 def board(data: dict[str, Any]) -> dict[str, Any]:
