@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.conf import settings
+from django.utils.translation import get_language, gettext, pgettext
 
 from scoring.engine import LogError
 from scoring.engine.errors import Code, Seat
@@ -30,11 +31,22 @@ def code_as_is(code: Code) -> str:
     return str(code)
 
 
+def code_for_the_api(code: Code) -> str:
+    """A quoted code is a log key or value: as it is, in every language. A bare one is a word
+    of the sentence ("bluffing the inquisitor"): in English as the engine wrote it, in another
+    language as the games' refusal words say it."""
+    if code.quoted or get_language() == settings.LANGUAGE_CODE:
+        return str(code)
+    from games.web.refusals import all_games_words  # the pages' words, one place
+
+    return str(all_games_words().get(code.value, code.value))
+
+
 def engine_message(
     exc: LogError,
     *,
     seat: Callable[[Seat], str] = seat_in_words,
-    code: Callable[[Code], str] = code_as_is,
+    code: Callable[[Code], str] = code_for_the_api,
     template_words: Callable[[str], str] = str,
 ) -> str:
     """``exc``'s message in the active language, its seats and codes worded by ``seat`` and

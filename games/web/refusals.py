@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from games.errors import RecordError
 from games.i18n import engine_message
-from games.plugins import UnknownGameType, plugin_for
+from games.plugins import UnknownGameType, plugin_for, plugins
 from scoring.engine import LogError
 from scoring.engine.errors import Code, Seat
 
@@ -57,6 +57,15 @@ def for_game(game_type: str) -> Vocabulary:
         return PLAIN
     vocabulary = getattr(web, "REFUSAL_VOCABULARY", None)
     return vocabulary if isinstance(vocabulary, Vocabulary) else PLAIN
+
+
+def all_games_words() -> dict[str, str]:
+    """Every game's refusal words together (a test checks no two games word one code
+    differently)."""
+    words: dict[str, str] = {}
+    for game_type in plugins():
+        words = {**for_game(game_type).words, **words}
+    return words
 
 
 def player_name(seat: int | None, names: Sequence[str]) -> str | None:

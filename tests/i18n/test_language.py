@@ -256,3 +256,75 @@ def test_a_built_in_editions_description_is_shown_in_the_readers_language() -> N
         assert str(potdevin_web.BUILTIN_DESCRIPTIONS[STANDARD_DECK.description]) != (
             STANDARD_DECK.description
         )
+
+
+# --- Engine refusals, on the pages and in the API, in each language ------------------------------
+
+
+def complots_refused(turn: dict[str, Any]) -> Any:
+    from scoring.engine import LogError, get_engine
+
+    log = {
+        "format": "complots-log/1",
+        "players": ["Ada", "Bea", "Cy"],
+        "variant": "inquisitor",
+        "first_player": 0,
+        "turns": [turn],
+    }
+    with pytest.raises(LogError) as caught:
+        get_engine("complots").replay(log)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("turn", "language", "page", "api"),
+    [
+        (BLUFF, "en", "Ada was caught bluffing the inquisitor: it cannot turn one up.",
+         "seat 0 was caught bluffing the inquisitor: it cannot turn one up"),
+        (BLUFF, "it",
+         "Ada ha perso la sfida: bluffava su Inquisitore, quindi non può scoprire quel "
+         "personaggio.",
+         "posto 0 ha perso la sfida: bluffava su Inquisitore, quindi non può scoprire quel "
+         "personaggio"),
+        (BLUFF, "pt-br",
+         "Ada perdeu a contestação: blefava com Inquisidor, então não pode revelar esse "
+         "personagem.",
+         "assento 0 perdeu a contestação: blefava com Inquisidor, então não pode revelar esse "
+         "personagem"),
+        # A code in quotes stays a code in the API, in every language; the pages word it.
+        ({"actor": 0, "action": "captain"}, "en", "Ada: captain needs a target.",
+         "'captain' needs a 'target'"),
+        ({"actor": 0, "action": "captain"}, "it", "Ada: Capitano richiede un bersaglio.",
+         "'captain' richiede 'target'"),
+        ({"actor": 0, "action": "income", "forced_swap": True}, "en",
+         "Ada: a forced swap belongs to an inquiry only.",
+         "'forced_swap' belongs to an 'inquire' only"),
+    ],
+)  # fmt: skip
+def test_an_engine_refusal_in_each_language(
+    turn: dict[str, Any], language: str, page: str, api: str
+) -> None:
+    from django.utils import translation
+
+    from games.i18n import engine_message
+    from games.web import refusals
+
+    exc = complots_refused(turn)
+    with translation.override(language):
+        assert refusals.sentence(exc, ["Ada", "Bea", "Cy"], refusals.for_game("complots")) == page
+        assert engine_message(exc) == api
+
+
+def test_no_two_games_word_one_code_differently() -> None:
+    """The API words a bare code with every game's refusal words together."""
+    from django.utils import translation
+
+    from games.plugins import plugins
+    from games.web import refusals
+
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            seen: dict[str, str] = {}
+            for game_type in plugins():
+                for code, word in refusals.for_game(game_type).words.items():
+                    assert seen.setdefault(code, str(word)) == str(word), (language, code)

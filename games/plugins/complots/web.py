@@ -156,12 +156,14 @@ REFUSAL_VOCABULARY = refusals.Vocabulary(
         "exchange": pgettext_lazy("complots action", "exchange"),
         "foreign_aid": pgettext_lazy("complots action", "foreign aid"),
         # Translators: the Inquisitor's look at a card of another player, in a refusal.
-        "inquire": gettext_lazy("an inquiry"),
+        # Translators: the refusal words below fill a refusal's template, which has its own
+        # article in English ("captain needs a target"); a translation may carry its own.
+        "inquire": pgettext_lazy("complots refusal word", "inquiry"),
         "losses": gettext_lazy("the list of cards turned up"),
         "forced_swap": gettext_lazy("a forced swap"),
-        "target": gettext_lazy("a target"),
+        "target": pgettext_lazy("complots refusal word", "target"),
         "block": gettext_lazy("a block"),
-        "challenge": gettext_lazy("a challenge"),
+        "challenge": pgettext_lazy("complots refusal word", "challenge"),
     },
     # "the target is a live player other than the actor, not 3": the 3 is a seat.
     seat_phrases=(re.compile(r"\bnot (\d+)$"),),
