@@ -4,6 +4,8 @@ reference and the id path parameter (kept in games/api/serializers.py, re-export
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, status
 from rest_framework.request import Request
@@ -33,7 +35,7 @@ __all__ = [
 
 class UnknownGameType(exceptions.APIException):
     status_code = status.HTTP_400_BAD_REQUEST
-    default_detail = "No game of this type is known."
+    default_detail = gettext_lazy("No game of this type is known.")
     default_code = "unknown_game_type"
 
 
@@ -43,7 +45,9 @@ def game_type_query(request: Request, *, default: str = DEFAULT_GAME_TYPE) -> st
     game_type = request.query_params.get("game_type", default)
     if game_type not in ENGINES:
         known = ", ".join(ENGINES)
-        raise UnknownGameType(f"No game {game_type!r}; known: {known}.")
+        raise UnknownGameType(
+            _("No game %(game_type)r; known: %(known)s.") % {"game_type": game_type, "known": known}
+        )
     return game_type
 
 

@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from scoring.engine.errors import Said
+
 
 def players_schema(fewest: int, most: int) -> dict[str, Any]:
     """The JSON schema of a log header's ``players``, the same in every game's format."""
@@ -88,8 +90,9 @@ class GameInfo:
     # Whether the end-of-game choices are what says the game is over (Bruges' `final`, which the
     # engine trusts): reopening such a game takes them back, so that it is in progress again.
     finish_ends_game: bool = False
-    # Why a result is not complete yet, in words ("3 players are still in the game").
-    unfinished: Callable[[Mapping[str, Any]], str] | None = None
+    # Why a result is not complete yet, in words ("3 players are still in the game"), kept
+    # translatable like a refusal.
+    unfinished: Callable[[Mapping[str, Any]], Said] | None = None
     simulate: Callable[..., dict[str, Any]] | None = None
 
 

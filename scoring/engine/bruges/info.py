@@ -29,6 +29,7 @@ from scoring.engine.bruges.rules import (
     TURNS_PER_PLAYER,
 )
 from scoring.engine.bruges.simulate import simulate
+from scoring.engine.errors import Said, said
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 _SEAT: Final[dict[str, Any]] = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
@@ -294,10 +295,11 @@ def _stats() -> tuple[StatDef, ...]:
     return tuple(stats)
 
 
-def _unfinished(result: Mapping[str, Any]) -> str:
+def _unfinished(result: Mapping[str, Any]) -> Said:
     played = result["rounds_played"]
-    rounds = "round" if played == 1 else "rounds"
-    return f"in progress after {played} {rounds}: no final scoring yet"
+    if played == 1:
+        return said("in progress after {played} round: no final scoring yet", played=played)
+    return said("in progress after {played} rounds: no final scoring yet", played=played)
 
 
 INFO: Final = GameInfo(

@@ -25,6 +25,7 @@ from scoring.engine.complots.rules import (
     VARIANT_NAMES,
 )
 from scoring.engine.complots.simulate import simulate
+from scoring.engine.errors import Said, said
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 _SEAT: Final[dict[str, Any]] = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
@@ -118,9 +119,9 @@ STAT_LABELS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-def _unfinished(result: Mapping[str, Any]) -> str:
+def _unfinished(result: Mapping[str, Any]) -> Said:
     alive = sum(1 for p in result["players"] if p["alive"])
-    return f"{alive} players are still in the game"
+    return said("{alive} players are still in the game", alive=alive)
 
 
 INFO: Final = GameInfo(

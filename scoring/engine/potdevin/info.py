@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from scoring.engine.base import LOG_NOTES_SCHEMA, GameInfo, StatDef, players_schema
+from scoring.engine.errors import Said, said
 from scoring.engine.potdevin.decks import BUILTIN_DECKS, STANDARD_DECK, deck_from_dict
 from scoring.engine.potdevin.rules import GAME_ID, LOG_FORMAT, SETUPS, TEAM_COUNTS
 from scoring.engine.potdevin.simulate import simulate
@@ -69,10 +70,11 @@ FINISH_SCHEMA: Final[dict[str, Any]] = {
 }
 
 
-def _unfinished(result: Mapping[str, Any]) -> str:
-    return (
-        f"{result['rounds_played']} of {result['rounds_total']} rounds played and cards still "
-        "in hand"
+def _unfinished(result: Mapping[str, Any]) -> Said:
+    return said(
+        "{played} of {total} rounds played and cards still in hand",
+        played=result["rounds_played"],
+        total=result["rounds_total"],
     )
 
 

@@ -104,7 +104,7 @@ def test_an_unfinished_game_says_why_in_words(engine: GameEngine) -> None:
         partial[info.entries_key] = log[info.entries_key][:1]
         result = engine.replay(partial)
         assert result["complete"] is False
-        words = info.unfinished(result)
+        words = str(info.unfinished(result))
         assert words and any(ch.isdigit() for ch in words), words
 
 
