@@ -19,9 +19,36 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import trans_real
+from django.utils.translation import gettext_noop, trans_real
 
 API_PREFIX = "/api/"
+
+# Month and day names as a date writes them ("martedì 3 novembre 2026"): Django's own
+# catalogues capitalise them in Italian and Portuguese, where they are lowercase; the project's
+# catalogues (read after Django's, so they win) say them again for the date filter's "F" and "l".
+MONTH_NAMES = (
+    gettext_noop("January"),
+    gettext_noop("February"),
+    gettext_noop("March"),
+    gettext_noop("April"),
+    gettext_noop("May"),
+    gettext_noop("June"),
+    gettext_noop("July"),
+    gettext_noop("August"),
+    gettext_noop("September"),
+    gettext_noop("October"),
+    gettext_noop("November"),
+    gettext_noop("December"),
+)
+DAY_NAMES = (
+    gettext_noop("Monday"),
+    gettext_noop("Tuesday"),
+    gettext_noop("Wednesday"),
+    gettext_noop("Thursday"),
+    gettext_noop("Friday"),
+    gettext_noop("Saturday"),
+    gettext_noop("Sunday"),
+)
 
 
 def supported(code: str | None) -> str | None:

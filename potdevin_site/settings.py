@@ -123,6 +123,7 @@ LANGUAGES = [
     ("pt-br", "Português (Brasil)"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = "potdevin_site.formats"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

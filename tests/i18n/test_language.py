@@ -235,6 +235,30 @@ def test_an_answer_django_writes_itself_under_the_api_follows_accept_language(
     assert italian.json()["message"] != "Not found."
 
 
+@pytest.mark.parametrize(
+    ("language", "date", "moment"),
+    [
+        ("en", "Nov. 3, 2026", "Nov. 3, 2026, 9:14 p.m."),
+        ("it", "3 novembre 2026", "martedì 3 novembre 2026 21:14"),
+        ("pt-br", "3 de novembro de 2026", "3 de novembro de 2026 às 21:14"),
+    ],
+)
+def test_dates_are_written_the_languages_way(language: str, date: str, moment: str) -> None:
+    """Italian and Portuguese write month and day names in lowercase (Django's catalogues
+    capitalise them: "3 Novembre 2026", "Martedì")."""
+    import datetime
+
+    from django.template import Context, Template
+    from django.utils import translation
+
+    template = Template('{{ day|date }} | {{ moment|date:"DATETIME_FORMAT" }}')
+    context = Context(
+        {"day": datetime.date(2026, 11, 3), "moment": datetime.datetime(2026, 11, 3, 21, 14)}
+    )
+    with translation.override(language):
+        assert template.render(context) == f"{date} | {moment}"
+
+
 def test_a_built_in_editions_description_is_shown_in_the_readers_language() -> None:
     """Stored in the engine's English; in English the page shows exactly what is stored."""
     from django.utils import translation

@@ -27,12 +27,21 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 
+# The languages of the pages; layout tests run in each (Italian and Portuguese words are longer).
+LANGUAGES = ["en", "it", "pt-br"]
+
+
 def sign_in(page: Any, base: str, username: str) -> None:
     page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click('main form button[type="submit"]')
     page.wait_for_url(f"{base}/")
+
+
+def use_language(context: Any, base: str, language: str) -> None:
+    """Pages in ``language`` for this browser context: the cookie the language switcher sets."""
+    context.add_cookies([{"name": "django_language", "value": language, "url": base}])
 
 
 def fits_phone(page: Any) -> None:

@@ -12,7 +12,7 @@ from games import services
 from games.models import Game, Round
 from scoring.engine import get_engine
 from tests.accounts import make_user
-from tests.web.browser import fits_phone, shoot, sign_in
+from tests.web.browser import LANGUAGES, fits_phone, shoot, sign_in, use_language
 
 # --- Bruges ------------------------------------------------------------------------------------
 # A simulated 3-player Bruges game (seed 62: hires, arrow and worker effects, an infinity
@@ -521,9 +521,10 @@ def split_words(page: Any, selector: str) -> list[str]:
     )
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.django_db(transaction=True)
 def test_the_score_sheet_of_four_long_names_reads_at_phone_width(
-    live_server: Any, browser: Any
+    live_server: Any, browser: Any, language: str
 ) -> None:
     from scoring.engine.bruges.simulate import simulate as bruges_simulate
 
@@ -540,6 +541,7 @@ def test_the_score_sheet_of_four_long_names_reads_at_phone_width(
     for number, log_round in enumerate(log["rounds"], start=1):
         services.round_append(game=game, round_data=log_round, number=number)
     base = live_server.url
+    use_language(browser, base, language)
     page = browser.new_page()
     page.set_viewport_size({"width": 390, "height": 844})
     sign_in(page, base, "erin")
@@ -553,7 +555,7 @@ def test_the_score_sheet_of_four_long_names_reads_at_phone_width(
         page.click("#finish-game")
     assert page.locator("#score-sheet").count()
     fits_phone(page)
-    shoot(page, "bruges-score-sheet-long-names", desktop=False)
+    shoot(page, f"bruges-score-sheet-long-names-{language}", desktop=False)
     assert split_words(page, "main") == []
     # The sheet's own width fits too (no scrolling inside its box).
     assert wide_boxes(page) == []

@@ -1,7 +1,8 @@
 """The pages read on a phone (390 px) with the longest names the service accepts (80
 characters) and each game's largest table (Complots: 8 players; Pot de Vin: 6 players, alone or
 in teams): no side scrolling of the page or of a table, no word cut in the middle, no name cut
-short. Screenshots in artifacts/."""
+short; in each language of the pages, whose longer words (Italian, Portuguese) must fit as well.
+Screenshots in artifacts/."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from games.models import Game
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from tests.accounts import make_user
-from tests.web.browser import ARTIFACTS, PHONE, fits_phone, sign_in
+from tests.web.browser import ARTIFACTS, LANGUAGES, PHONE, fits_phone, sign_in, use_language
 
 # Names of 80 characters, the service's longest, made of long words as real names have them.
 HEADS = [
@@ -85,8 +86,17 @@ def reads_on_a_phone(page: Any, name: str) -> None:
     assert problems == {"cut": [], "styles": [], "clipped": [], "scrolled": []}, (name, problems)
 
 
+@pytest.fixture(params=LANGUAGES)
+def language(request: pytest.FixtureRequest, browser: Any, live_server: Any) -> str:
+    """Each test runs once per language of the pages."""
+    use_language(browser, live_server.url, request.param)
+    return str(request.param)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_an_eight_player_complots_game_reads_on_a_phone(live_server: Any, browser: Any) -> None:
+def test_an_eight_player_complots_game_reads_on_a_phone(
+    live_server: Any, browser: Any, language: str
+) -> None:
     user = make_user("alice")
     names = long_names(8)
     finished = services.game_import(
@@ -106,31 +116,31 @@ def test_an_eight_player_complots_game_reads_on_a_phone(live_server: Any, browse
 
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.locator("#counts-table").is_visible()
-    reads_on_a_phone(page, "complots-8-finished-long-names")
+    reads_on_a_phone(page, f"complots-8-finished-long-names-{language}")
 
     page.goto(f"{live_server.url}/games/{in_progress.pk}/")
-    reads_on_a_phone(page, "complots-8-turn-long-names")
+    reads_on_a_phone(page, f"complots-8-turn-long-names-{language}")
     page.click('label[for="action-captain"]')
     page.click('label[for="target-7"]')
     with page.expect_navigation():
         page.click("#turn-next")
     page.click('label[for="challenge_by-3"]')
     page.click('label[for="challenge_truthful-no"]')
-    reads_on_a_phone(page, "complots-8-turn-details-long-names")
+    reads_on_a_phone(page, f"complots-8-turn-details-long-names-{language}")
     page.select_option("#id_loss_0_card", "duchess")
     with page.expect_navigation():
         page.click("#save-turn")
     page.wait_for_selector("#entry-review")
-    reads_on_a_phone(page, "complots-8-review-long-names")
+    reads_on_a_phone(page, f"complots-8-review-long-names-{language}")
     with page.expect_navigation():
         page.click("#review-save")
-    reads_on_a_phone(page, "complots-8-saved-long-names")
+    reads_on_a_phone(page, f"complots-8-saved-long-names-{language}")
 
 
 @pytest.mark.parametrize("teams", [False, True])
 @pytest.mark.django_db(transaction=True)
 def test_a_six_player_pot_de_vin_score_sheet_reads_on_a_phone(
-    live_server: Any, browser: Any, teams: bool
+    live_server: Any, browser: Any, language: str, teams: bool
 ) -> None:
     services.editions_ensure_builtin()
     user = make_user("alice")
@@ -152,10 +162,10 @@ def test_a_six_player_pot_de_vin_score_sheet_reads_on_a_phone(
 
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.locator("#scorepad-table").is_visible()
-    reads_on_a_phone(page, f"potdevin-6-{suffix}-score-sheet-long-names")
+    reads_on_a_phone(page, f"potdevin-6-{suffix}-score-sheet-long-names-{language}")
 
     page.goto(f"{live_server.url}/games/{in_progress.pk}/")
-    reads_on_a_phone(page, f"potdevin-6-{suffix}-round-long-names")
+    reads_on_a_phone(page, f"potdevin-6-{suffix}-round-long-names-{language}")
     first = log["rounds"][0]
     page.click(f'label[for="trump-{first["trump"]}"]')
     for i, play in enumerate(first["plays"]):
@@ -163,14 +173,16 @@ def test_a_six_player_pot_de_vin_score_sheet_reads_on_a_phone(
     with page.expect_navigation():
         page.click("#save-round")
     page.wait_for_selector("#entry-review")
-    reads_on_a_phone(page, f"potdevin-6-{suffix}-review-long-names")
+    reads_on_a_phone(page, f"potdevin-6-{suffix}-review-long-names-{language}")
     with page.expect_navigation():
         page.click("#review-save")
-    reads_on_a_phone(page, f"potdevin-6-{suffix}-saved-long-names")
+    reads_on_a_phone(page, f"potdevin-6-{suffix}-saved-long-names-{language}")
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_other_pages_read_on_a_phone_with_long_names(live_server: Any, browser: Any) -> None:
+def test_the_other_pages_read_on_a_phone_with_long_names(
+    live_server: Any, browser: Any, language: str
+) -> None:
     services.editions_ensure_builtin()
     user = make_user("alice")
     names = long_names(8)
@@ -192,20 +204,20 @@ def test_the_other_pages_read_on_a_phone_with_long_names(live_server: Any, brows
     page = browser.new_page()
     base = live_server.url
     sign_in(page, base, "alice")
-    reads_on_a_phone(page, "home-long-names")
+    reads_on_a_phone(page, f"home-long-names-{language}")
     player = Game.objects.filter(game_type="pot-de-vin").first().seats.get(seat=0).player_id
     page.goto(f"{base}/players/{player}/")
-    reads_on_a_phone(page, "player-long-names")
+    reads_on_a_phone(page, f"player-long-names-{language}")
     page.goto(f"{base}/players/")
-    reads_on_a_phone(page, "players-long-names")
+    reads_on_a_phone(page, f"players-long-names-{language}")
     in_progress = Game.objects.get(status=Game.Status.IN_PROGRESS)
     page.goto(f"{base}/games/{in_progress.pk}/")
-    reads_on_a_phone(page, "potdevin-3-notes-long-names")
+    reads_on_a_phone(page, f"potdevin-3-notes-long-names-{language}")
     page.goto(f"{base}/games/new/complots/")
     for seat, name in enumerate(names):
         page.fill(f"#id_player_{seat}", name)
-    reads_on_a_phone(page, "complots-new-game-long-names")
+    reads_on_a_phone(page, f"complots-new-game-long-names-{language}")
     page.goto(f"{base}/games/scorepad/pot-de-vin/")
     for seat, name in enumerate(names[:6]):
         page.fill(f"#id_player_{seat}", name)
-    reads_on_a_phone(page, "scorepad-entry-long-names")
+    reads_on_a_phone(page, f"scorepad-entry-long-names-{language}")

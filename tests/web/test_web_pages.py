@@ -598,7 +598,7 @@ def test_scorepad_entry_scores_like_the_rules(web: Client, standard_deck: Editio
     assert [(s.score, s.rank) for s in game.seats.order_by("seat")] == [(11, 1), (-3, 3), (2, 2)]
     html = web.get(reverse("web:game", args=[game.pk])).content.decode()
     assert cell(html, 0, "nobles") == ["2", "+", "Joker", "6"]
-    assert cell(html, 0, "jokers") == ["1", "held:", "on", "Nobles"]
+    assert cell(html, 0, "jokers") == ["1", "held", "on", "Nobles"]
     assert cell(html, 0, "total") == ["11"]
     assert cell(html, 1, "traders") == ["4", "-1"]
     assert cell(html, 2, "rank") == ["2"]

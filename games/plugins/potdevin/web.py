@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, npgettext, pgettext, pgettext_lazy
 
 from games import services
 from games.errors import RecordError
@@ -730,9 +730,7 @@ def breakdown_table(result: dict[str, Any]) -> dict[str, Any]:
         {
             "label": JOKERS,
             "key": "jokers",
-            "cells": [
-                {"detail": joker_words(u["breakdown"]["jokers"]), "points": None} for u in units
-            ],
+            "cells": [joker_cell(u["breakdown"]["jokers"]) for u in units],
         }
     )
     rows.append(
@@ -799,25 +797,23 @@ def _pot_de_vin_held(count: int) -> str:
     return ngettext("%(count)s held", "%(count)s held", count) % {"count": count}
 
 
-def joker_words(jokers: dict[str, Any]) -> str:
+def joker_cell(jokers: dict[str, Any]) -> dict[str, Any]:
+    """A player's Jokers on the scorepad: how many were held (and discarded) and, shown on wide
+    screens only, where they went; on a phone the guild rows already say "+ Joker"."""
     held = jokers.get("held", 0)
-    if not held:
-        return pgettext("jokers", "none")
-    parts = []
-    placed = jokers.get("placed") or []
-    if placed:
-        guilds = ", ".join(str(GUILD_LABELS.get(g, g)) for g in placed)
-        # Translators: where a player's Jokers went: "on Nobles, Artists".
-        parts.append(_("on %(guilds)s") % {"guilds": guilds})
+    # Translators: a player's Jokers on the scorepad: "1 held".
+    detail = npgettext("jokers", "%(count)s held", "%(count)s held", held) % {"count": held}
     discarded = jokers.get("discarded")
     if discarded:
         # Translators: Jokers that could not be placed.
-        parts.append(
+        detail += "; " + (
             ngettext("%(count)s discarded", "%(count)s discarded", discarded) % {"count": discarded}
         )
-    # Translators: a player's Jokers: "1 held: on Nobles" or "2 held: on Nobles; 1 discarded".
-    text = ngettext("%(held)s held: %(details)s", "%(held)s held: %(details)s", held)
-    return text % {"held": held, "details": "; ".join(parts)}
+    placed = jokers.get("placed") or []
+    guilds = ", ".join(str(GUILD_LABELS.get(g, g)) for g in placed)
+    # Translators: where a player's Jokers went: "on Nobles, Artists".
+    where = _("on %(guilds)s") % {"guilds": guilds} if placed else ""
+    return {"detail": detail, "where": where, "points": None}
 
 
 def tiebreak_words(unit: dict[str, Any], units: Sequence[dict[str, Any]]) -> str:
