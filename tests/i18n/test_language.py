@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import UserSettings
+from tests.records import complots_game
 
 pytestmark = pytest.mark.django_db
 
@@ -129,16 +130,6 @@ def test_the_scripts_words_come_in_the_pages_language(client: Client) -> None:
 
 
 # --- The API: Accept-Language only, codes as they are -------------------------------------------
-
-
-def complots_game(user: Any) -> Any:
-    return services.game_create(
-        owner=user,
-        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=user),
-        game_type="complots",
-        first_player=0,
-        variant="inquisitor",
-    )
 
 
 BLUFF = {

@@ -4,6 +4,7 @@ pages."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -51,11 +52,19 @@ def submit(page: Any, selector: str) -> None:
     assert not page.locator("#bruges-entry .error").count(), page.inner_text("#bruges-entry")
 
 
-def enter_bruges_round(page: Any, log_round: dict[str, Any], number: int, shots: bool) -> None:
+def enter_bruges_round(
+    page: Any,
+    log_round: dict[str, Any],
+    number: int,
+    *,
+    shots: bool = False,
+    read: Callable[[Any], None] = lambda page: None,
+) -> None:
     """Enter one round as at the table: the effects at the draw when the page opens on them (an
     automatic person in play), tap the dice, the penalty choices and who climbs (and any
     automatic effect after the dice), then each turn: the card, the action, the person hired,
-    an effect from the person who caused it."""
+    an effect from the person who caused it; then the review's Save. Elements are found by id,
+    so it runs in any language; ``read`` is called with each step's page before it is sent."""
     draw = [u for u in log_round.get("upkeep") or [] if u.get("at") == "draw"]
     if page.locator("#f-draw").count():
         for entry in draw:
@@ -73,6 +82,7 @@ def enter_bruges_round(page: Any, log_round: dict[str, Any], number: int, shots:
         tap(page, f"dice_{color}", value)
     if shots:
         shoot(page, "bruges-dice")
+    read(page)
     submit(page, "#dice-next")
     for entry in log_round.get("penalties") or []:
         field = f"pen_{entry['seat']}_{entry['color']}"
@@ -93,10 +103,12 @@ def enter_bruges_round(page: Any, log_round: dict[str, Any], number: int, shots:
             assert page.is_checked(f"#id_climb_{seat}")  # what was ticked is kept
     if shots:
         shoot(page, "bruges-threats-prestige")
+    read(page)
     submit(page, "#phase2-next")
     for turn in log_round["turns"]:
         assert page.get_attribute("#turn-head", "data-seat") == str(turn["seat"])
         assert page.get_attribute("#seats-table tr.current", "data-seat") == str(turn["seat"])
+        read(page)
         if turn.get("pass"):
             submit(page, "#pass-turn")
             continue
@@ -136,6 +148,7 @@ def enter_bruges_round(page: Any, log_round: dict[str, Any], number: int, shots:
                             page.select_option("#id_p_icon", given["icon"])
                             if given["icon"] == "worker":
                                 page.select_option("#id_p_worker", given["worker"])
+                        read(page)
                 else:
                     if not page.is_visible("#id_e_person"):
                         page.click("#f-effect summary")
@@ -151,9 +164,9 @@ def enter_bruges_round(page: Any, log_round: dict[str, Any], number: int, shots:
     # The review: the whole round in words; nothing is stored before "Save".
     assert page.is_visible("#entry-review"), page.inner_text("main")[:3000]
     assert Round.objects.filter(number=number).count() == 0
+    read(page)
     with page.expect_navigation():
         page.click("#review-save")
-    assert f"Round {number} saved" in page.inner_text(".messages"), page.inner_text("main")[:3000]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -184,6 +197,7 @@ def test_a_bruges_game_entered_through_the_pages_scores_like_the_engine(
 
     for number, log_round in enumerate(log["rounds"][:BRUGES_CLICKED], start=1):
         enter_bruges_round(page, log_round, number, shots=number == 1)
+        assert f"Round {number} saved" in page.inner_text(".messages"), page.inner_text("main")
         fits_phone(page)
         partial = engine.replay({**log, "rounds": log["rounds"][:number], "final": None})
         game.refresh_from_db()

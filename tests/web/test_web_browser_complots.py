@@ -5,15 +5,16 @@ field."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Game, Round
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from tests.accounts import make_user
+from tests.records import complots_game
 from tests.web.browser import fits_phone, shoot, sign_in
 
 # Simulated Complots games entered through the pages: 4 players with a challenged block and two
@@ -21,30 +22,48 @@ from tests.web.browser import fits_phone, shoot, sign_in
 COMPLOTS_GAMES = [(4, 31, "ambassador"), (5, 4, "inquisitor")]
 
 
+# Called with each step's page of a turn entry before it is sent: (page, step, turn number, the
+# log's turn), step one of "action", "details", "review".
+Read = Callable[[Any, str, int, dict[str, Any]], None]
+
+
 def pick(page: Any, field: str, value: Any) -> None:
     """Tap a choice of the turn entry (a radio button and its label)."""
     page.click(f'label[for="{field}-{value}"]')
 
 
-def confirm(page: Any, number: int) -> None:
+def read_in_english(page: Any, step: str, number: int, turn: dict[str, Any]) -> None:
+    if step == "review":
+        assert page.inner_text("#h-review") == f"Turn {number}: check it before saving"
+
+
+def confirm(page: Any, number: int, read: Read = read_in_english) -> None:
     """The review before saving: the turn in words, "Save" focused; saved with one tap."""
     page.wait_for_selector("#entry-review")
-    assert page.inner_text("#h-review") == f"Turn {number}: check it before saving"
     page.wait_for_function("document.activeElement.id === 'review-save'", timeout=3000)
+    read(page, "review", number, {})
     with page.expect_navigation():
         page.click("#review-save")
 
 
 def enter_turn(
-    page: Any, turn: dict[str, Any], number: int, *, shots: bool = False, ask: bool = False
+    page: Any,
+    turn: dict[str, Any],
+    number: int,
+    *,
+    shots: bool = False,
+    ask: bool = False,
+    read: Read = read_in_english,
 ) -> None:
     """Enter one turn as at the table: the action and target, then (if the action has more)
-    the challenge, the block and its challenge. The script fills the loss rows with the seats
-    the rules require as the answers come (which must be the log's seats, in order); only the
-    cards are chosen. With ``ask``, the turn is saved with no card first: the page comes back
-    asking for the card of each of those seats."""
+    the challenge, the block and its challenge, then the review's Save. The script fills the
+    loss rows with the seats the rules require as the answers come (which must be the log's
+    seats, in order); only the cards are chosen. With ``ask``, the turn is saved with no card
+    first: the page comes back asking for the card of each of those seats. Elements are found
+    by id, so it runs in any language; ``read`` reads each step's page before it is sent."""
     page.wait_for_selector("#seats-table tr.current")  # the seat to act is highlighted
     assert page.get_attribute("#seats-table tr.current", "data-seat") == str(turn["actor"])
+    read(page, "action", number, turn)
     pick(page, "action", turn["action"])
     if turn.get("target") is not None:
         pick(page, "target", turn["target"])
@@ -53,42 +72,42 @@ def enter_turn(
     with page.expect_navigation():
         page.click("#turn-next")
     if not page.locator("#save-turn").count():
-        confirm(page, number)  # an action with nothing more to ask: straight to the review
-    else:
-        challenge = turn.get("challenge")
-        if challenge:
-            pick(page, "challenge_by", challenge["by"])
-            pick(page, "challenge_truthful", "yes" if challenge["truthful"] else "no")
-        block = turn.get("block")
-        if block:
-            pick(page, "block_by", block["by"])
-            pick(page, "block_as", block["as"])
-            inner = block.get("challenge")
-            if inner:
-                pick(page, "block_challenge_by", inner["by"])
-                pick(page, "block_challenge_truthful", "yes" if inner["truthful"] else "no")
-        if turn.get("forced_swap"):
-            page.check("#id_forced_swap")
-        losses = turn.get("losses") or []
-        seats = [str(loss["seat"]) for loss in losses]
-        filled = [page.input_value(f"#id_loss_{i}_seat") for i in range(3)]
-        assert filled == seats + [""] * (3 - len(seats)), (number, filled)
-        if shots:
-            shoot(page, "complots-turn-details")
-        if losses and ask:
-            with page.expect_navigation():
-                page.click("#save-turn")
-            for i, seat in enumerate(seats):  # the page asks which card each seat turned up
-                assert page.input_value(f"#id_loss_{i}_seat") == seat, (number, i)
-                assert page.locator(f"#loss_{i}_card-error").is_visible()
-            if shots:
-                shoot(page, "complots-turn-losses")
-        for i, loss in enumerate(losses):
-            page.select_option(f"#id_loss_{i}_card", loss["card"])
+        confirm(page, number, read)  # an action with nothing more to ask: straight to the review
+        return
+    challenge = turn.get("challenge")
+    if challenge:
+        pick(page, "challenge_by", challenge["by"])
+        pick(page, "challenge_truthful", "yes" if challenge["truthful"] else "no")
+    block = turn.get("block")
+    if block:
+        pick(page, "block_by", block["by"])
+        pick(page, "block_as", block["as"])
+        inner = block.get("challenge")
+        if inner:
+            pick(page, "block_challenge_by", inner["by"])
+            pick(page, "block_challenge_truthful", "yes" if inner["truthful"] else "no")
+    if turn.get("forced_swap"):
+        page.check("#id_forced_swap")
+    losses = turn.get("losses") or []
+    seats = [str(loss["seat"]) for loss in losses]
+    filled = [page.input_value(f"#id_loss_{i}_seat") for i in range(3)]
+    assert filled == seats + [""] * (3 - len(seats)), (number, filled)
+    if shots:
+        shoot(page, "complots-turn-details")
+    if losses and ask:
         with page.expect_navigation():
             page.click("#save-turn")
-        confirm(page, number)
-    assert f"Turn {number} saved" in page.inner_text(".messages"), page.inner_text("main")[:2000]
+        for i, seat in enumerate(seats):  # the page asks which card each seat turned up
+            assert page.input_value(f"#id_loss_{i}_seat") == seat, (number, i)
+            assert page.locator(f"#loss_{i}_card-error").is_visible()
+        if shots:
+            shoot(page, "complots-turn-losses")
+    for i, loss in enumerate(losses):
+        page.select_option(f"#id_loss_{i}_card", loss["card"])
+    read(page, "details", number, turn)
+    with page.expect_navigation():
+        page.click("#save-turn")
+    confirm(page, number, read)
 
 
 @pytest.mark.parametrize(("players", "seed", "variant"), COMPLOTS_GAMES)
@@ -121,6 +140,7 @@ def test_a_whole_complots_game_entered_through_the_pages_ranks_like_the_engine(
     first = challenged[0] if challenged else 0
     for number, turn in enumerate(log["turns"], start=1):
         enter_turn(page, turn, number, shots=shots and number == first, ask=number == first)
+        assert f"Turn {number} saved" in page.inner_text(".messages"), page.inner_text("main")
         fits_phone(page)
     assert Round.objects.filter(game=game).count() == len(log["turns"])
 
@@ -130,6 +150,7 @@ def test_a_whole_complots_game_entered_through_the_pages_ranks_like_the_engine(
     assert "The last turn was undone." in page.inner_text(".messages")
     assert Round.objects.filter(game=game).count() == len(log["turns"]) - 1
     enter_turn(page, log["turns"][-1], len(log["turns"]))
+    assert f"Turn {len(log['turns'])} saved" in page.inner_text(".messages")
 
     winner = log["players"][expected["winners"][0]]
     assert page.get_by_role("heading", name=f"{winner} wins: one player is left").is_visible()
@@ -163,14 +184,7 @@ def test_a_whole_complots_game_entered_through_the_pages_ranks_like_the_engine(
 def test_a_refused_complots_turn_shows_the_engine_error_beside_its_field(
     live_server: Any, browser: Any
 ) -> None:
-    user = make_user("alice")
-    game = services.game_create(
-        owner=user,
-        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=user),
-        game_type="complots",
-        first_player=0,
-        variant="inquisitor",
-    )
+    game = complots_game(make_user("alice"))
     base = live_server.url
     page = browser.new_page()
     sign_in(page, base, "alice")

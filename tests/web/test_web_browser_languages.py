@@ -12,22 +12,21 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from games import services
 from games.models import Game, Round, UserSettings
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
-from tests.accounts import PASSWORD, make_user
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, fits_phone, shoot
-from tests.web.test_web_browser_bruges import fill_gain, penalty_value, submit, tap
-from tests.web.test_web_browser_complots import pick
+from tests.accounts import make_user
+from tests.records import complots_game
+from tests.web.browser import fits_phone, shoot, sign_in
+from tests.web.test_web_browser_bruges import enter_bruges_round
+from tests.web.test_web_browser_complots import enter_turn
 
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -136,44 +135,6 @@ def screenshot(page: Any, name: str) -> None:
         page.screenshot(path=str(DOCS_SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-@pytest.fixture
-def chromium(
-    skip_or_fail: Callable[[str], None], monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[..., Any]]:
-    """Opens Chromium contexts at phone size with a browser language (``locale``, sent as
-    Accept-Language) and other Playwright context options (``java_script_enabled``)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("Playwright is not installed (pip install -e '.[dev]')")
-    if not Path(CHROMIUM).exists():
-        skip_or_fail(f"Chromium not found at {CHROMIUM} (make browser installs it)")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-
-        def context(locale: str = "it-IT", **options: Any) -> Any:
-            opened = browser.new_context(locale=locale, **{"viewport": PHONE, **options})
-            opened.set_default_timeout(15_000)
-            return opened
-
-        try:
-            yield context
-        finally:
-            browser.close()
-            connections.close_all()  # the ORM's connections opened while Playwright's loop ran
-
-
-def sign_in(page: Any, base: str, username: str) -> None:
-    """Signs in through the form, found by its fields' ids (any language)."""
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click('main form button[type="submit"]')
-    assert page.url == f"{base}/", page.inner_text("main")
-
-
 def new_game(page: Any, base: str, game_type: str, log: dict[str, Any]) -> None:
     """From the home page: the menu's new game, the game, its players and first player."""
     page.click('header.site a[href="/games/new/"]')
@@ -199,69 +160,26 @@ COMPLOTS_CHARACTERS = {
 }
 
 
-def complots_review(page: Any, number: int) -> None:
-    page.wait_for_selector("#entry-review")
-    assert page.inner_text("#h-review") == f"Turno {number}: controllalo prima di salvare"
-    page.wait_for_function("document.activeElement.id === 'review-save'", timeout=3000)
-    in_italian(page, COMPLOTS_ENGLISH)
-    with page.expect_navigation():
-        page.click("#review-save")
-
-
-def enter_complots_turn(
-    page: Any, turn: dict[str, Any], number: int, *, check: bool, shot: bool = False
-) -> bool:
-    """One turn as at the table (test_web_browser_complots.py's steps), in Italian. With
-    ``check``, every step's page is read for English words; with ``shot``, the turn's details
-    are photographed (if the turn has any). Returns whether they were."""
-    page.wait_for_selector("#seats-table tr.current")
-    assert page.get_attribute("#seats-table tr.current", "data-seat") == str(turn["actor"])
-    if check:
-        text = in_italian(page, COMPLOTS_ENGLISH)
+def read_complots_step(page: Any, step: str, number: int, turn: dict[str, Any]) -> None:
+    """A step of the turn entry in Italian: the rulebook's character names on the choices and
+    the cards turned up."""
+    text = in_italian(page, COMPLOTS_ENGLISH)
+    if step == "action":
         assert f"Turno {number}:" in page.inner_text("#turn-entry h2")
         assert page.inner_text("#f-action legend") == "Azione"
         for code, word in COMPLOTS_CHARACTERS.items():
             if page.locator(f'label[for="action-{code}"]').count():
                 assert word in page.inner_text(f'label[for="action-{code}"]'), text
-    pick(page, "action", turn["action"])
-    if turn.get("target") is not None:
-        pick(page, "target", turn["target"])
-    with page.expect_navigation():
-        page.click("#turn-next")
-    if page.locator("#save-turn").count():
-        challenge = turn.get("challenge")
-        if challenge:
-            pick(page, "challenge_by", challenge["by"])
-            pick(page, "challenge_truthful", "yes" if challenge["truthful"] else "no")
+    elif step == "details":
         block = turn.get("block")
         if block:
-            pick(page, "block_by", block["by"])
-            pick(page, "block_as", block["as"])
             word = COMPLOTS_CHARACTERS[block["as"]]
             assert word in page.inner_text(f'label[for="block_as-{block["as"]}"]')
-            inner = block.get("challenge")
-            if inner:
-                pick(page, "block_challenge_by", inner["by"])
-                pick(page, "block_challenge_truthful", "yes" if inner["truthful"] else "no")
-        if turn.get("forced_swap"):
-            page.check("#id_forced_swap")
-        losses = turn.get("losses") or []
-        for i, loss in enumerate(losses):
-            assert page.input_value(f"#id_loss_{i}_seat") == str(loss["seat"]), (number, i)
-            page.select_option(f"#id_loss_{i}_card", loss["card"])
+        for i, loss in enumerate(turn.get("losses") or []):
             chosen = page.locator(f"#id_loss_{i}_card option:checked").inner_text()
             assert chosen == COMPLOTS_CHARACTERS[loss["card"]], chosen
-        if check:
-            in_italian(page, COMPLOTS_ENGLISH)
-        if shot:
-            screenshot(page, "it-complots-turn")
-        with page.expect_navigation():
-            page.click("#save-turn")
     else:
-        shot = False
-    complots_review(page, number)
-    assert f"Turno {number} salvato" in page.inner_text(".messages"), page.inner_text("main")
-    return shot
+        assert page.inner_text("#h-review") == f"Turno {number}: controllalo prima di salvare"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -285,11 +203,18 @@ def test_a_whole_complots_game_in_italian(live_server: Any, chromium: Any) -> No
     assert (game.game_type, game.variant) == ("complots", "ambassador")
 
     # Every step's page is read on the first turns and on the turns with a block; every review.
-    shot = True  # the first turn's details photographed
+    shots: list[str] = []
+
+    def read_and_photograph(page: Any, step: str, number: int, turn: dict[str, Any]) -> None:
+        if step == "review" or number <= 2 or (bool(turn.get("block")) and number < 12):
+            read_complots_step(page, step, number, turn)
+        if step == "details" and not shots:  # the first turn with details photographed
+            screenshot(page, "it-complots-turn")
+            shots.append(step)
+
     for number, turn in enumerate(log["turns"], start=1):
-        check = number <= 2 or (bool(turn.get("block")) and number < 12)
-        if enter_complots_turn(page, turn, number, check=check, shot=shot):
-            shot = False
+        enter_turn(page, turn, number, read=read_and_photograph)
+        assert f"Turno {number} salvato" in page.inner_text(".messages"), page.inner_text("main")
     assert Round.objects.filter(game=game).count() == len(log["turns"])
 
     winner = log["players"][expected["winners"][0]]
@@ -324,98 +249,16 @@ BRUGES_SHEET = {
 }
 
 
-def enter_bruges_round(page: Any, log_round: dict[str, Any], number: int) -> None:
-    """One round through the entry's steps (test_web_browser_bruges.py's, by ids), each step's
-    page read for English words."""
-    draw = [u for u in log_round.get("upkeep") or [] if u.get("at") == "draw"]
-    if page.locator("#f-draw").count():
-        for entry in draw:
-            if "effect" in entry:
-                page.select_option("#id_u_person", f"{entry['seat']}:{entry['effect']}")
-                fill_gain(page, entry.get("gain") or {})
-                submit(page, "#upkeep-add")
-            elif page.locator("#f-upkeep-penalty").count():
-                tap(page, "t_choice", penalty_value(entry["penalty"]))
-                submit(page, "#upkeep-penalty-next")
-        submit(page, "#draw-next")
-    for color, value in log_round["dice"].items():
-        tap(page, f"dice_{color}", value)
+def read_bruges_step(page: Any) -> None:
+    """Each step of the round entry reads in Italian; a player's turn is a "mossa" (the
+    rulebook's "turno" is the round)."""
     in_italian(page, BRUGES_ENGLISH)
-    submit(page, "#dice-next")
-    for entry in log_round.get("penalties") or []:
-        field = f"pen_{entry['seat']}_{entry['color']}"
-        if page.locator(f'input[type="radio"][name="{field}"]').count():
-            tap(page, field, penalty_value(entry))
-    for seat in log_round.get("prestige") or []:
-        page.check(f"#id_climb_{seat}")
-    for entry in log_round.get("upkeep") or []:
-        if "effect" not in entry or entry.get("at") == "draw":
-            continue
-        if not page.is_visible("#id_u_person"):
-            page.click("#f-upkeep summary")
-        page.select_option("#id_u_person", f"{entry['seat']}:{entry['effect']}")
-        tap(page, "u_at", entry.get("at") or "dice")
-        fill_gain(page, entry.get("gain") or {})
-        submit(page, "#upkeep-add")
-    in_italian(page, BRUGES_ENGLISH)
-    submit(page, "#phase2-next")
-    for move, turn in enumerate(log_round["turns"], start=1):
-        assert page.get_attribute("#turn-head", "data-seat") == str(turn["seat"])
-        assert page.inner_text("#turn-head").startswith(f"Mossa {move} di "), move  # a turn
-        if turn.get("pass"):
-            submit(page, "#pass-turn")
-            continue
-        groups: list[list[dict[str, Any]]] = []
-        for step in turn["steps"]:
-            if "effect" in step and groups and "card" in groups[-1][-1]:
-                groups[-1].append(step)
-            else:
-                groups.append([step])
-        for g, group in enumerate(groups):
-            last = g == len(groups) - 1
-            if "penalty" in group[0]:
-                if page.locator("#f-turn-penalty").count():
-                    tap(page, "t_choice", penalty_value(group[0]["penalty"]))
-                    submit(page, "#penalty-next")
-                if last:
-                    submit(page, "#save-turn")
-                continue
-            for step in group:
-                if "card" in step:
-                    tap(page, "card", step["card"])
-                    action = step["action"]
-                    if action == "canal":
-                        action = f"canal:{step['section']}"
-                    elif action == "person":
-                        action = f"person:{step['house']}"
-                    tap(page, "action", action)
-                    if step["action"] == "person":
-                        given = step["person"]
-                        if isinstance(given, str):
-                            page.select_option("#id_p_back", given)
-                        else:
-                            page.fill("#id_p_name", given["name"])
-                            page.select_option("#id_p_price", str(given["price"]))
-                            page.select_option("#id_p_group", given["group"])
-                            page.select_option("#id_p_icon", given["icon"])
-                            if given["icon"] == "worker":
-                                page.select_option("#id_p_worker", given["worker"])
-                        in_italian(page, BRUGES_ENGLISH)
-                else:
-                    if not page.is_visible("#id_e_person"):
-                        page.click("#f-effect summary")
-                    who = (
-                        step["effect"] if "seat" not in step else f"{step['seat']}:{step['effect']}"
-                    )
-                    page.select_option("#id_e_person", who)
-                    fill_gain(page, step.get("gain") or {})
-            submit(page, "#save-turn" if last else "#turn-more")
-    assert page.is_visible("#entry-review"), page.inner_text("main")[:3000]
-    assert page.inner_text("#h-review") == f"Turno {number}: controllalo prima di salvarlo"
-    in_italian(page, BRUGES_ENGLISH)
-    with page.expect_navigation():
-        page.click("#review-save")
-    assert f"Turno {number} salvato" in page.inner_text(".messages"), page.inner_text("main")
+    if page.locator("#turn-head").count():
+        assert re.match(r"Mossa \d+ di ", page.inner_text("#turn-head")), page.inner_text(
+            "#turn-head"
+        )
+    if page.locator("#entry-review").count():
+        assert re.match(r"Turno \d+: controllalo prima di salvarlo$", page.inner_text("#h-review"))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -436,7 +279,8 @@ def test_a_whole_bruges_game_in_italian(live_server: Any, chromium: Any) -> None
     assert game.game_type == "bruges"
 
     for number, log_round in enumerate(log["rounds"][:BRUGES_CLICKED], start=1):
-        enter_bruges_round(page, log_round, number)
+        enter_bruges_round(page, log_round, number, read=read_bruges_step)
+        assert f"Turno {number} salvato" in page.inner_text(".messages"), page.inner_text("main")
     for number, log_round in enumerate(log["rounds"], start=1):
         if number > BRUGES_CLICKED:
             services.round_append(game=game, round_data=log_round, number=number)
@@ -568,13 +412,7 @@ def test_the_language_switcher_works_without_javascript_and_is_remembered(
     live_server: Any, chromium: Any
 ) -> None:
     user = make_user("carla")
-    game = services.game_create(
-        owner=user,
-        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=user),
-        game_type="complots",
-        first_player=0,
-        variant="inquisitor",
-    )
+    game = complots_game(user)
     base = live_server.url
     no_script = chromium("en-US", java_script_enabled=False)
     page = no_script.new_page()

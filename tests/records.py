@@ -1,0 +1,20 @@
+"""Records the tests start from, made through the services as the pages and the API make them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import services
+from games.models import Game
+
+
+def complots_game(user: Any) -> Game:
+    """A new 3-player Complots game of ``user``'s with the inquisitor: Ada, Bea and Cy, Ada
+    first."""
+    return services.game_create(
+        owner=user,
+        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=user),
+        game_type="complots",
+        first_player=0,
+        variant="inquisitor",
+    )
