@@ -207,3 +207,44 @@ class UserSettings(models.Model):
 
     def __str__(self) -> str:
         return f"settings of user {self.user_id}"
+
+
+class GameEvent(models.Model):
+    """Who did what to a game, and when: stored with the change, in its transaction, so that it
+    survives restarts and backups. An event outlives its game (a deletion is an event too):
+    ``game`` is a plain reference, not a constraint."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", pgettext_lazy("game event", "Created")
+        EDITED = "edited", pgettext_lazy("game event", "Edited")
+        ADDED = "added", pgettext_lazy("game event", "Entry added")
+        CORRECTED = "corrected", pgettext_lazy("game event", "Entry corrected")
+        UNDONE = "undone", pgettext_lazy("game event", "Entry undone")
+        FINISHED = "finished", pgettext_lazy("game event", "Finished")
+        REOPENED = "reopened", pgettext_lazy("game event", "Reopened")
+        DELETED = "deleted", pgettext_lazy("game event", "Deleted")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.DO_NOTHING, db_constraint=False, related_name="events"
+    )
+    action = models.CharField(max_length=16, choices=Action.choices)
+    # The entry's number (a round, a turn) for added, corrected and undone.
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # The user's name as it was, kept if the account goes ("" when nobody is known: a change
+    # made before history was kept, or by a script).
+    username = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "at", "id"]
+        indexes = [models.Index(fields=["game", "at", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.action} {self.number or ''} by {self.username or '?'}"

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, QuerySet
 
 from games import adapters
-from games.models import Edition, Game, Player, Round, Seat
+from games.models import Edition, Game, GameEvent, Player, Round, Seat
 from games.plugins import plugins
 
 KNOWN_PLAYERS_SHOWN = 500
@@ -115,3 +115,8 @@ def engine_state(game: Game) -> Any:
     for entry in adapters.round_logs(game):
         state = engine.apply_entry(state, entry)
     return state
+
+
+def game_history(*, game: Game) -> QuerySet[GameEvent]:
+    """The game's history, oldest first."""
+    return GameEvent.objects.filter(game_id=game.pk).order_by("at", "id")

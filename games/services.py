@@ -24,6 +24,7 @@ from games.models import (
     MAX_NOTES_LENGTH,
     Edition,
     Game,
+    GameEvent,
     Player,
     Round,
     Seat,
@@ -270,9 +271,11 @@ def game_create(
     played_on: datetime.date | None = None,
     location: str = "",
     notes: str = "",
+    by: AbstractBaseUser | None = None,
 ) -> Game:
-    """A game in progress with no entry yet; ``edition`` defaults to the game's default one.
-    Raises ``LogError`` for an impossible header (the engine checks it)."""
+    """A game in progress with no entry yet; ``edition`` defaults to the game's default one;
+    ``by``, who created it, defaults to ``owner``. Raises ``LogError`` for an impossible header
+    (the engine checks it)."""
     info = _game_info(game_type)
     _check_distinct(players)
     header = _clean_header(
@@ -300,6 +303,7 @@ def game_create(
         for seat in seats:
             seat.game = game
         Seat.objects.bulk_create(seats)
+        _event(game, GameEvent.Action.CREATED, by or owner).save()
     return game
 
 
@@ -322,6 +326,19 @@ def _edition_for(info: GameInfo, edition: Edition | None) -> Edition | None:
     return edition
 
 
+def _event(
+    game: Game | int, action: str, by: AbstractBaseUser | None, number: int | None = None
+) -> GameEvent:
+    """A line of the game's history (``GameEvent``), not yet saved."""
+    return GameEvent(
+        game_id=game if isinstance(game, int) else game.pk,
+        action=action,
+        number=number,
+        user=by if by is not None and by.pk is not None else None,
+        username=by.get_username() if by is not None else "",
+    )
+
+
 def _seats_for(game: Game, players: Sequence[Player]) -> list[Seat]:
     team_of = {s: i for i, t in enumerate(game.teams or ()) for s in t if isinstance(s, int)}
     return [Seat(game=game, seat=i, player=p, team=team_of.get(i)) for i, p in enumerate(players)]
@@ -339,9 +356,11 @@ def scorepad_game_create(
     played_on: datetime.date | None = None,
     location: str = "",
     notes: str = "",
+    by: AbstractBaseUser | None = None,
 ) -> Game:
     """A finished game known by its final sheet only (Pot de Vin: the tableaux), scored like a
-    replayed one. Raises ``LogError`` for a sheet a real game cannot leave."""
+    replayed one; ``by`` as for ``game_create``. Raises ``LogError`` for a sheet a real game
+    cannot leave."""
     info = _game_info(game_type)
     if not info.scorepad:
         raise RecordError(
@@ -374,6 +393,7 @@ def scorepad_game_create(
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_create(seats)
+        _event(game, GameEvent.Action.CREATED, by or owner).save()
         events.results_changed(game_ids=[game.pk])
     return game
 
@@ -407,7 +427,11 @@ def _require_open(game: Game) -> None:
 
 
 def round_append(
-    *, game: Game, round_data: dict[str, Any], number: int | None = None
+    *,
+    game: Game,
+    round_data: dict[str, Any],
+    number: int | None = None,
+    by: AbstractBaseUser | None = None,
 ) -> tuple[Game, Round]:
     """Append the next round. ``number``, when given, must be the next round's number: a client
     that appends on a stale view gets ``round_conflict`` instead of a round it did not mean.
@@ -447,12 +471,13 @@ def round_append(
             stored = Round.objects.create(game=game, number=expected, data=round_data)
             adapters.store_result(game, [], result, final=False)  # seat scores stay unset
             game.save(update_fields=["result", "engine_version", "updated_at"])
+            _event(game, GameEvent.Action.ADDED, by, expected).save()
     except IntegrityError as exc:  # the row lock makes this unreachable; the constraint is a guard
         raise GameConflict("round_conflict", _("that round was stored meanwhile")) from exc
     return game, stored
 
 
-def round_undo(*, game: Game) -> Game:
+def round_undo(*, game: Game, by: AbstractBaseUser | None = None) -> Game:
     """Remove the last round. Runs under ``select_for_update`` of the game."""
     with transaction.atomic():
         game, seats = _locked(game)
@@ -464,10 +489,13 @@ def round_undo(*, game: Game) -> Game:
         stored[-1].delete()
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
+        _event(game, GameEvent.Action.UNDONE, by, stored[-1].number).save()
     return game
 
 
-def round_correct(*, game: Game, number: int, round_data: dict[str, Any]) -> Game:
+def round_correct(
+    *, game: Game, number: int, round_data: dict[str, Any], by: AbstractBaseUser | None = None
+) -> Game:
     """Replace round ``number``; every later round is checked again. If that makes the log
     impossible nothing changes, and the ``LogError`` names the round that broke.
 
@@ -491,6 +519,7 @@ def round_correct(*, game: Game, number: int, round_data: dict[str, Any]) -> Gam
         target.save(update_fields=["data"])
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
+        _event(game, GameEvent.Action.CORRECTED, by, number).save()
     return game
 
 
@@ -523,7 +552,9 @@ def _not_over(info: GameInfo, count: int, result: dict[str, Any]) -> str:
     ) % {"count": count, "why": why}
 
 
-def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
+def game_finish(
+    *, game: Game, finish: dict[str, Any] | None = None, by: AbstractBaseUser | None = None
+) -> Game:
     """Finish a complete game, optionally with end-of-game choices (Pot de Vin: an explicit
     Joker placement, rules D5), which the engine validates. A finished game is read-only until
     reopened.
@@ -548,11 +579,12 @@ def game_finish(*, game: Game, finish: dict[str, Any] | None = None) -> Game:
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_update(seats, ["score", "rank"])
+        _event(game, GameEvent.Action.FINISHED, by).save()
         events.results_changed(game_ids=[game.pk])
     return game
 
 
-def game_reopen(*, game: Game) -> Game:
+def game_reopen(*, game: Game, by: AbstractBaseUser | None = None) -> Game:
     """Make a finished game editable again. A game whose end-of-game choices say it is over
     (``GameInfo.finish_ends_game``: Bruges' `final`) loses them, so that it is in progress
     again; they are given anew at the next finish. Runs under ``select_for_update`` of the
@@ -574,11 +606,12 @@ def game_reopen(*, game: Game) -> Game:
             seat.score = seat.rank = None
         game.save(update_fields=fields)
         Seat.objects.bulk_update(seats, ["score", "rank"])
+        _event(game, GameEvent.Action.REOPENED, by).save()
         events.results_changed(game_ids=[game.pk])
     return game
 
 
-def game_update(*, game: Game, **fields: Any) -> Game:
+def game_update(*, game: Game, by: AbstractBaseUser | None = None, **fields: Any) -> Game:
     """Change what the engine does not read: date, location, notes."""
     allowed = {"played_on", "location", "notes"}
     if not set(fields) <= allowed:
@@ -590,19 +623,22 @@ def game_update(*, game: Game, **fields: Any) -> Game:
         setattr(game, name, value)
     with transaction.atomic():
         game.save(update_fields=[*fields, "updated_at"])
+        _event(game, GameEvent.Action.EDITED, by).save()
         if "played_on" in fields:  # the order of games, which streaks and ratings follow
             events.results_changed(game_ids=[game.pk])
     return game
 
 
-def game_delete(*, game: Game) -> None:
-    """Delete a game with its seats and rounds; statistics and ratings follow.
+def game_delete(*, game: Game, by: AbstractBaseUser | None = None) -> None:
+    """Delete a game with its seats and rounds; statistics and ratings follow. Its history
+    stays, with the deletion.
 
     Runs under ``select_for_update`` of the game."""
     with transaction.atomic():
         locked = Game.objects.select_for_update().only("id").get(pk=game.pk)
         game_id = locked.pk
         locked.delete()
+        _event(game_id, GameEvent.Action.DELETED, by).save()
         events.results_changed(game_ids=[game_id])
 
 
@@ -692,6 +728,7 @@ def import_store(*, owner: AbstractBaseUser, planned: Sequence[PlannedGame]) -> 
         )
     Seat.objects.bulk_create(seats)
     Round.objects.bulk_create(rounds)
+    GameEvent.objects.bulk_create(_event(g, GameEvent.Action.CREATED, owner) for g in games)
     events.results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
     return games
 

@@ -191,6 +191,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "JobStatusEnum": "scoring.models.jobs.Job.Status",
+        "GameEventActionEnum": "games.models.GameEvent.Action",
+        # Complots' actions keep the name they had before the history's `action` came.
+        "ActionEnum": "scoring.engine.complots.rules.ACTION_NAMES",
     },
 }
 

@@ -1,7 +1,8 @@
 r"""Backup and restore: every record in one JSON Lines archive, written and read as a stream.
 
 ``archive_write`` writes one JSON object per line, in an order a restore can follow (users,
-players, editions, games with their seats and entries, jobs with their keys, items and inputs),
+players, editions, games with their seats and entries, the games' histories (deleted games'
+included), jobs with their keys, items and inputs),
 reading the games a chunk at a time, so an archive of 100,000 games never holds them all in
 memory. ``archive_restore`` reads it back into an empty database with every id kept (a job's
 keys name game ids), then rebuilds the statistics and ratings, which are derived from the
@@ -10,15 +11,17 @@ games and so are not archived.
 The archive, line by line (each line ends with a newline, ``\n``)::
 
     {"archive": "potdevin-archive/1", "written_at": "2025-01-31T02:00:00+00:00"}
-    {"kind": "user", ...}          every user, then every player, edition, game and job
+    {"kind": "user", ...}          every user, then every player, edition, game, event and job
     ...
     {"trailer": "potdevin-archive/1",
-     "counts": {"user": 3, "player": 40, "edition": 2, "game": 1200, "job": 1},
+     "counts": {"user": 3, "player": 40, "edition": 2, "game": 1200, "event": 9000,
+                "job": 1},
      "sha256": "<hex>"}
 
 The trailer, on one line and always last, counts the records of each kind (every kind
-appears, 0 included) and holds the SHA-256 digest of every byte of the archive before the
-trailer line (the header and every record line, newlines included). An archive whose trailer
+appears, 0 included; an archive written before histories were kept counts no event) and holds
+the SHA-256 digest of every byte of the archive before the trailer line (the header and every
+record line, newlines included). An archive whose trailer
 is missing (an export that stopped, a file cut short), whose counts differ from the records
 read or whose digest differs from the bytes read is refused whole: the restore writes its
 rows inside one transaction and checks the trailer before it commits.
@@ -48,13 +51,14 @@ from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Model, Prefetch
 
-from games.models import Edition, Game, Player, Round, Seat, UserSettings, name_key
+from games.models import Edition, Game, GameEvent, Player, Round, Seat, UserSettings, name_key
 from potdevin_site.language import supported
 from scoring import stats
 from scoring.models import Job, JobInput, JobItem, JobKeys
 
 ARCHIVE_FORMAT = "potdevin-archive/1"
-KINDS = ("user", "player", "edition", "game", "job")  # the records, in the archive's order
+# The records, in the archive's order.
+KINDS = ("user", "player", "edition", "game", "event", "job")
 CHUNK = 500  # games read (or rows written) at a time
 
 
@@ -108,6 +112,7 @@ def _records() -> Iterator[dict[str, Any]]:
             "created_at": _when(e.created_at),
         }
     yield from _games(names)
+    yield from _events(names)
     yield from _jobs(names)
 
 
@@ -162,6 +167,22 @@ def _games(names: dict[int, str]) -> Iterator[dict[str, Any]]:
                     for r in g.rounds.all()
                 ],
             }
+
+
+def _events(names: dict[int, str]) -> Iterator[dict[str, Any]]:
+    events = GameEvent.objects.order_by("id").values_list(
+        "game_id", "action", "number", "user_id", "username", "at"
+    )
+    for game_id, action, number, user_id, username, at in events.iterator(CHUNK):
+        yield {
+            "kind": "event",
+            "game": game_id,
+            "action": action,
+            "number": number,
+            "user": names.get(user_id) if user_id else None,  # the account, while it exists
+            "username": username,  # the name when it was done
+            "at": _when(at),
+        }
 
 
 def _jobs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
@@ -356,7 +377,10 @@ class _Reader:
             raise ArchiveError(
                 f"line {self.number + 1} follows the trailer, which must end the archive"
             )
-        if trailer.get("counts") != self.counts:
+        counts = trailer.get("counts")
+        if isinstance(counts, dict):
+            counts = {"event": 0, **counts}  # written before histories were kept
+        if counts != self.counts:
             raise ArchiveError(
                 f"the trailer counts {trailer.get('counts')} but the archive holds "
                 f"{self.counts}: records are missing or were added"
@@ -387,10 +411,15 @@ class _Batches:
 
 
 def _require_empty() -> None:
-    if Game.objects.exists() or Player.objects.exists() or Job.objects.exists():
+    if (
+        Game.objects.exists()
+        or GameEvent.objects.exists()
+        or Player.objects.exists()
+        or Job.objects.exists()
+    ):
         raise ArchiveError(
-            "the database already holds games, players or jobs: restore into an empty one "
-            "(after `migrate`)"
+            "the database already holds games, histories, players or jobs: restore into an "
+            "empty one (after `migrate`)"
         )
 
 
@@ -578,6 +607,17 @@ def archive_restore(source: Iterable[bytes]) -> dict[str, int]:
                 elif kind == "game":
                     batches.flush(Player)
                     _game(batches, users, editions, record)
+                elif kind == "event":
+                    batches.add(
+                        GameEvent(
+                            game_id=record["game"],
+                            action=record["action"],
+                            number=record["number"],
+                            user=_by_name(users, record["user"]),
+                            username=record["username"],
+                            at=_time(record["at"]),
+                        )
+                    )
                 else:  # a job
                     batches.flush()
                     _job(users, record)

@@ -23,6 +23,7 @@ from games.models import (
     MAX_NOTES_LENGTH,
     Edition,
     Game,
+    GameEvent,
     Player,
     Seat,
 )
@@ -349,6 +350,33 @@ def result_field(description: str, **kwargs: Any) -> ResultField:
         {"type": "object", "description": description, "additionalProperties": True}
     )
     return documented(type("GameResultField", (ResultField,), {}))(**kwargs)
+
+
+class GameEventSerializer(serializers.ModelSerializer):
+    """One line of a game's history."""
+
+    action = serializers.ChoiceField(
+        choices=GameEvent.Action.choices,
+        read_only=True,
+        help_text="What was done: `created`, `edited` (date, location or notes), `added`, "
+        "`corrected` or `undone` (an entry: a round, a turn; `number` says which), `finished`, "
+        "`reopened`, `deleted`.",
+    )
+    number = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="The entry's number; null for the others."
+    )
+    user = serializers.SerializerMethodField(
+        help_text="Who did it (the username when it was done); null when nobody is known: a "
+        "change made before the service kept histories, or by a script."
+    )
+    at = serializers.DateTimeField(read_only=True)
+
+    class Meta:
+        model = GameEvent
+        fields = ["action", "number", "user", "at"]
+
+    def get_user(self, event: GameEvent) -> str | None:
+        return event.username or None
 
 
 class GameListSerializer(serializers.ModelSerializer):

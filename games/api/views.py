@@ -37,6 +37,7 @@ from games.api.serializers import (
     MAX_IMPORT_DOCUMENTS,
     EditionSerializer,
     EditionUpdateSerializer,
+    GameEventSerializer,
     GameListSerializer,
     GameTypeSerializer,
     GameUpdateSerializer,
@@ -466,7 +467,7 @@ class GameViewSet(
         return Response(_shown(selectors.game_detail_queryset().get(pk=game.pk)), status=code)
 
     def perform_destroy(self, instance: Game) -> None:
-        services.game_delete(game=instance)  # statistics and ratings follow
+        services.game_delete(game=instance, by=self.request.user)  # statistics, ratings follow
 
     def _game_for_write(self) -> Game:
         return self.get_object()  # runs the object permission check (owner or staff)
@@ -495,7 +496,7 @@ class GameViewSet(
         """Change the date, location or notes (what the engine does not read)."""
         game = self._game_for_write()
         data = _valid(GameUpdateSerializer, request, partial=True)
-        services.game_update(game=game, **data)
+        services.game_update(game=game, by=request.user, **data)
         return self._detail(game)
 
     @extend_schema(
@@ -558,6 +559,18 @@ class GameViewSet(
 
     @extend_schema(
         parameters=[GAME_ID],
+        responses={200: GameEventSerializer(many=True), **errors(400, 401, 404)},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[])
+    def history(self, request: Request, pk: str) -> Response:
+        """Who did what to the game, and when, oldest first, a page at a time: its creation,
+        each entry added, corrected or undone (with its number), its edits, finishes and
+        reopenings. Stored with each change, so it is kept across restarts and backups."""
+        events = self.paginate_queryset(selectors.game_history(game=self.get_object()))
+        return self.get_paginated_response(GameEventSerializer(events, many=True).data)
+
+    @extend_schema(
+        parameters=[GAME_ID],
         request=GAME_FINISH,
         responses={200: GAME_DETAIL, **errors(400, 401, 403, 404, 409, 413, 429)},
     )
@@ -568,7 +581,7 @@ class GameViewSet(
         complete when one player is left). A finished game is read-only until reopened."""
         game = self._game_for_write()
         serializer = _validated(api_for(game.game_type).finish, request)
-        services.game_finish(game=game, finish=serializer.finish_data())
+        services.game_finish(game=game, finish=serializer.finish_data(), by=request.user)
         return self._detail(game)
 
     @extend_schema(
@@ -579,7 +592,7 @@ class GameViewSet(
     @action(detail=True, methods=["post"])
     def reopen(self, request: Request, pk: str) -> Response:
         """Make a finished game editable again."""
-        services.game_reopen(game=self._game_for_write())
+        services.game_reopen(game=self._game_for_write(), by=request.user)
         return self._detail(self.get_object())
 
     # --- entries: rounds, turns ---------------------------------------------------------------
@@ -609,6 +622,7 @@ class GameViewSet(
             game=game,
             round_data=serializer.entry_data(),
             number=serializer.validated_data.get("number"),
+            by=request.user,
         )
         entry_name = plugin_for(game.game_type).engine.info.entry_name
         body = {entry_name: {"number": stored.number, **stored.data}, "result": game.result}
@@ -627,7 +641,7 @@ class GameViewSet(
         return self._undo()
 
     def _undo(self) -> Response:
-        services.round_undo(game=self._game_for_write())
+        services.round_undo(game=self._game_for_write(), by=self.request.user)
         return self._detail(self.get_object())
 
     @_documented(ENTRY_SCHEMA)
@@ -649,7 +663,9 @@ class GameViewSet(
             return Response({"number": stored.number, **stored.data})
         game = self._game_for_write()
         serializer = _validated(api_for(game.game_type).entry, request)
-        services.round_correct(game=game, number=number, round_data=serializer.entry_data())
+        services.round_correct(
+            game=game, number=number, round_data=serializer.entry_data(), by=request.user
+        )
         return self._detail(game)
 
 

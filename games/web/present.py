@@ -168,6 +168,10 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
             "For a game played without logging rounds: type each player's final sheet, and the "
             "engine scores it with the same rules and tie-breaks."
         ),
+        # The game's history, a line each.
+        "history_added": gettext_lazy("Round %(number)s entered"),
+        "history_corrected": gettext_lazy("Round %(number)s corrected"),
+        "history_undone": gettext_lazy("Round %(number)s undone"),
     },
     "turn": {
         "first_player_help": gettext_lazy("Who starts turn 1 (chosen at random at the table)."),
@@ -193,8 +197,33 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
             "For a game played without logging turns: type each player's final sheet, and the "
             "engine scores it with the same rules and tie-breaks."
         ),
+        "history_added": gettext_lazy("Turn %(number)s entered"),
+        "history_corrected": gettext_lazy("Turn %(number)s corrected"),
+        "history_undone": gettext_lazy("Turn %(number)s undone"),
     },
 }
+
+# The game's history, the lines about the whole game (an entry's are ENTRY_TEXTS').
+HISTORY_TEXTS = {
+    "created": pgettext_lazy("game history", "Game created"),
+    "edited": pgettext_lazy("game history", "Date, place or notes changed"),
+    "finished": pgettext_lazy("game history", "Game finished"),
+    "reopened": pgettext_lazy("game history", "Game reopened"),
+    "deleted": pgettext_lazy("game history", "Game deleted"),
+}
+
+
+def history(game: Game) -> list[dict[str, Any]]:
+    """The game's history for its page, oldest first: what was done, in the game's words for
+    its entries, by whom (None when nobody is known) and when."""
+    lines = []
+    for event in selectors.game_history(game=game):
+        if event.number is not None:
+            what = entry_text(game.game_type, f"history_{event.action}", number=event.number)
+        else:
+            what = str(HISTORY_TEXTS[event.action])
+        lines.append({"what": what, "user": event.username or None, "at": event.at})
+    return lines
 
 
 def entry_text(game_type: str, key: str, **params: Any) -> str:

@@ -265,6 +265,7 @@ def _render_game(
         "entries": present.entry_count(game),
         "review": review if entry_form is not None else None,
         "entry_words": _entry_words(game, entries=present.entry_count(game), review=review),
+        "game_history": present.history(game),
     }
     context.update(
         web.game_page(
@@ -343,7 +344,10 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
             return _render_game(request, _game(pk), entry_form=form, status=400)
         try:
             game, stored = services.round_append(
-                game=game, round_data=form.entry_data(), number=form.cleaned_data["number"]
+                game=game,
+                round_data=form.entry_data(),
+                number=form.cleaned_data["number"],
+                by=request.user,
             )
         except (LogError, RecordError) as exc:
             form.engine_error(exc)
@@ -387,7 +391,7 @@ def _game_action(request: HttpRequest, pk: int, action: Any, done: str) -> HttpR
     """A button on the game page: run the service, say what happened, back to the game."""
     game = _writable(request, pk)
     try:
-        action(game=game)
+        action(game=game, by=request.user)
     except (LogError, RecordError) as exc:
         messages.error(request, _refusal(exc, game))
     else:
@@ -413,7 +417,9 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
     form = web.finish_form(game.result or {}, data=request.POST)
     if form is None or form.is_valid():
         try:
-            services.game_finish(game=game, finish=form.finish() if form is not None else None)
+            services.game_finish(
+                game=game, finish=form.finish() if form is not None else None, by=request.user
+            )
         except (LogError, RecordError) as exc:
             # A refusal that names something on the form stays there; any other is a message.
             if form is None or not form.engine_error(exc):

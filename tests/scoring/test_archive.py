@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from games import services
-from games.models import Edition, Game, Player, Round, Seat, UserSettings
+from games.models import Edition, Game, GameEvent, Player, Round, Seat, UserSettings
 from scoring import jobs, stats, tasks
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.models import HeadToHead, Job, JobItem, PlayerStats, Rating, RatingHistory
@@ -86,6 +86,11 @@ def _snapshot() -> dict[str, Any]:
                 "player_id", "game_id", "mu", "sigma"
             )
         ),
+        "events": list(
+            GameEvent.objects.order_by("id").values_list(
+                "game_id", "action", "number", "user__username", "username", "at"
+            )
+        ),
     }
 
 
@@ -102,6 +107,7 @@ def _wipe() -> None:
     """An empty database as `migrate` leaves it: only the built-in editions."""
     Job.objects.all().delete()
     Game.objects.all().delete()
+    GameEvent.objects.all().delete()
     Player.objects.all().delete()
     Edition.objects.all().delete()
     get_user_model().objects.all().delete()
@@ -144,6 +150,22 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
         sheet=[dict(t, cards=c) for t, c in zip(tableaux, (1, 1, 1), strict=True)],
         edition=fixed,
     )
+    # A history of every kind: a game's turns entered, corrected and undone by two people, one
+    # of whom has left (the name stays), then the game deleted (its history stays).
+    bea = get_user_model().objects.create_user("bea", password="pw-archive-2")
+    gone = services.game_create(
+        owner=ada,
+        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=ada),
+        first_player=0,
+        game_type="complots",
+    )
+    services.round_append(game=gone, round_data={"actor": 0, "action": "income"}, by=bea)
+    services.round_correct(
+        game=gone, number=1, round_data={"actor": 0, "action": "foreign_aid"}, by=ada
+    )
+    services.round_undo(game=gone, by=bea)
+    services.game_delete(game=gone, by=ada)
+    bea.delete()
     # A re-score job, run here batch by batch.
     sent: list[Any] = []
     monkeypatch.setattr(tasks.rescore_batch, "delay", lambda *a: sent.append(a))
@@ -166,7 +188,27 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     after = _snapshot()
     assert after["games"] == before["games"]
     assert before["languages"] == [("ada", "pt-br")]
-    keys = ("players", "editions", "users", "languages", "jobs", "job_items", "ratings", "history")
+    # The deleted game's history, as written by hand: who (the account while it exists, the
+    # name always), what, which turn.
+    kept = [e[:5] for e in before["events"] if e[0] == gone.pk]
+    assert kept == [
+        (gone.pk, "created", None, "ada", "ada"),
+        (gone.pk, "added", 1, None, "bea"),
+        (gone.pk, "corrected", 1, "ada", "ada"),
+        (gone.pk, "undone", 1, None, "bea"),
+        (gone.pk, "deleted", None, "ada", "ada"),
+    ]
+    keys = (
+        "players",
+        "editions",
+        "users",
+        "languages",
+        "jobs",
+        "job_items",
+        "ratings",
+        "history",
+        "events",
+    )
     for key in keys:
         assert after[key] == before[key], key
     assert _without_ids(after["stats"]) == _without_ids(before["stats"])
@@ -182,6 +224,7 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
 
     second = tmp_path / "second.jsonl"
     Game.objects.filter(pk=new.pk).delete()
+    GameEvent.objects.filter(game_id=new.pk).delete()
     call_command("export_all", str(second))
     # All but the header's time, and so the trailer's checksum; the trailer's counts too.
     first_records, second_records = _records(first), _records(second)

@@ -22,7 +22,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import ForeignKey, Model
 
 from games import services
-from games.models import Edition, Game, Player, Round, Seat
+from games.models import Edition, Game, GameEvent, Player, Round, Seat
 from scoring import archive, stats
 from scoring.archive import ArchiveError, archive_restore
 from scoring.models import HeadToHead, Job, JobInput, JobItem, JobKeys, PlayerStats, Rating
@@ -30,7 +30,7 @@ from scoring.models import HeadToHead, Job, JobInput, JobItem, JobKeys, PlayerSt
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-ARCHIVED = [User, Player, Edition, Game, Seat, Round, Job, JobKeys, JobItem, JobInput]
+ARCHIVED = [User, Player, Edition, Game, Seat, Round, GameEvent, Job, JobKeys, JobItem, JobInput]
 IDS_KEPT = {Player, Game, Job}  # the others are restored under new ids, found by their keys
 BIG = 2**64
 SURROGATE = "\ud800"
@@ -99,6 +99,7 @@ def _wipe() -> None:
     """An empty database as `migrate` leaves it: only the built-in editions."""
     Job.objects.all().delete()
     Game.objects.all().delete()
+    GameEvent.objects.all().delete()
     Player.objects.all().delete()
     Edition.objects.all().delete()
     User.objects.all().delete()
@@ -108,7 +109,7 @@ def _wipe() -> None:
 def _assert_empty() -> None:
     builtin = set(Edition.objects.values_list("game_type", "key"))
     assert builtin and not Edition.objects.filter(created_by__isnull=False).exists()
-    for model in (User, Player, Game, Seat, Round, Job, JobKeys, JobItem, JobInput):
+    for model in (User, Player, Game, Seat, Round, GameEvent, Job, JobKeys, JobItem, JobInput):
         assert model.objects.count() == 0, model.__name__
     for model in (PlayerStats, HeadToHead, Rating):
         assert model.objects.count() == 0, model.__name__
@@ -362,6 +363,25 @@ def test_a_tampered_archive_is_refused_and_nothing_is_written(tmp_path: Path) ->
         _assert_empty()
 
 
+def test_an_archive_written_before_histories_were_kept_restores(tmp_path: Path) -> None:
+    """Such an archive has no event record and its trailer counts no event: it restores, with
+    every other record, and the games have no history."""
+    _some_records()
+    assert GameEvent.objects.exists()
+    lines = _export_bytes(tmp_path).splitlines(keepends=True)
+    older = [line for line in lines[:-1] if b'"kind":"event"' not in line]
+    trailer = json.loads(lines[-1])
+    counts = {kind: n for kind, n in trailer["counts"].items() if kind != "event"}
+    digest = hashlib.sha256(b"".join(older)).hexdigest()
+    older.append(json.dumps(dict(trailer, counts=counts, sha256=digest)).encode() + b"\n")
+    games = set(Game.objects.values_list("id", flat=True))
+    _wipe()
+    restored = archive_restore(io.BytesIO(b"".join(older)))
+    assert restored["event"] == 0 and restored["game"] == len(games)
+    assert set(Game.objects.values_list("id", flat=True)) == games
+    assert not GameEvent.objects.exists()
+
+
 def test_the_commands_write_a_trailer_and_refuse_a_cut_file(
     tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:
@@ -383,6 +403,7 @@ def test_the_commands_write_a_trailer_and_refuse_a_cut_file(
             "player": Player.objects.count(),
             "edition": Edition.objects.count(),
             "game": Game.objects.count(),
+            "event": GameEvent.objects.count(),
             "job": Job.objects.count(),
         }
         body = data[: data.rindex(b"\n", 0, len(data) - 1) + 1]

@@ -88,6 +88,9 @@ ENTRY_TEXTS = {
         "For a game played without logging rounds: type each player's final sheet, and the "
         "engine scores it with the same rules and tie-breaks.",
     ),
+    "history_added": pgettext_lazy("bruges round", "Round %(number)s entered"),
+    "history_corrected": pgettext_lazy("bruges round", "Round %(number)s corrected"),
+    "history_undone": pgettext_lazy("bruges round", "Round %(number)s undone"),
 }
 
 # The labels of the engine's statistics (``info.stats``) on the pages.
