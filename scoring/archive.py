@@ -49,7 +49,7 @@ import orjson
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
-from django.db.models import Model, Prefetch
+from django.db.models import Max, Model, Prefetch
 
 from games.models import Edition, Game, GameEvent, Player, Round, Seat, UserSettings, name_key
 from potdevin_site.language import supported
@@ -559,6 +559,26 @@ def _reset_sequences() -> None:
     with connection.cursor() as cursor:
         for sql in statements:
             cursor.execute(sql)
+        _after_deleted_games(cursor)
+
+
+def _after_deleted_games(cursor: Any) -> None:
+    """A new game's id comes after every id a history names: a deleted game's history is kept,
+    and a new game with its id would show it as its own."""
+    last = GameEvent.objects.aggregate(last=Max("game_id"))["last"]
+    if last is None or (Game.objects.aggregate(last=Max("id"))["last"] or 0) >= last:
+        return
+    table = Game._meta.db_table
+    if connection.vendor == "postgresql":
+        cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)", [table, last])
+    elif connection.vendor == "sqlite":  # AUTOINCREMENT keeps the last id in sqlite_sequence
+        cursor.execute(
+            "UPDATE sqlite_sequence SET seq = MAX(seq, %s) WHERE name = %s", [last, table]
+        )
+        if cursor.rowcount == 0:
+            cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, last])
+    else:
+        raise ArchiveError(f"restoring on {connection.vendor} is not supported")
 
 
 def archive_restore(source: Iterable[bytes]) -> dict[str, int]:

@@ -221,6 +221,8 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
         game_type="complots",
     )
     assert new.pk > max(before["games"])
+    # Nor does it take a deleted game's id, whose history the archive kept.
+    assert new.pk > gone.pk
 
     second = tmp_path / "second.jsonl"
     Game.objects.filter(pk=new.pk).delete()
