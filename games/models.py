@@ -248,3 +248,27 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.action} {self.number or ''} by {self.username or '?'}"
+
+
+class GameShare(models.Model):
+    """A read-only link to one game for the people at the table without an account: the game's
+    page, nothing else. The token is the link's secret (unguessable: 192 random bits); a
+    revoked link answers like one that never existed."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="shares")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"share of game {self.game_id}"

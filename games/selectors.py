@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, QuerySet
 
 from games import adapters
-from games.models import Edition, Game, GameEvent, Player, Round, Seat
+from games.models import Edition, Game, GameEvent, GameShare, Player, Round, Seat
 from games.plugins import plugins
 
 KNOWN_PLAYERS_SHOWN = 500
@@ -120,3 +120,18 @@ def engine_state(game: Game) -> Any:
 def game_history(*, game: Game) -> QuerySet[GameEvent]:
     """The game's history, oldest first."""
     return GameEvent.objects.filter(game_id=game.pk).order_by("at", "id")
+
+
+def game_shares(*, game: Game) -> QuerySet[GameShare]:
+    """The game's active share links, oldest first."""
+    return GameShare.objects.filter(game=game, revoked_at__isnull=True).order_by("created_at", "id")
+
+
+def shared_game(token: str) -> Game | None:
+    """The game an active share link shows, or None (no such link, or stopped)."""
+    share = (
+        GameShare.objects.filter(token=token, revoked_at__isnull=True)
+        .select_related("game")
+        .first()
+    )
+    return share.game if share else None

@@ -6,6 +6,7 @@ engine's ``GameInfo``; nothing here names a game."""
 from __future__ import annotations
 
 import datetime
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from games.models import (
     Edition,
     Game,
     GameEvent,
+    GameShare,
     Player,
     Round,
     Seat,
@@ -640,6 +642,34 @@ def game_delete(*, game: Game, by: AbstractBaseUser | None = None) -> None:
         locked.delete()
         _event(game_id, GameEvent.Action.DELETED, by).save()
         events.results_changed(game_ids=[game_id])
+
+
+# Active share links a game may have at once: enough for every table it is played at.
+MAX_SHARES = 20
+
+
+def share_create(*, game: Game, by: AbstractBaseUser | None = None) -> GameShare:
+    """A new read-only link to ``game`` for the people at the table. Raises ``GameConflict``
+    (``too_many_shares``) past ``MAX_SHARES`` active links."""
+    with transaction.atomic():
+        game = _locked_game(game)
+        if GameShare.objects.filter(game=game, revoked_at__isnull=True).count() >= MAX_SHARES:
+            raise GameConflict(
+                "too_many_shares",
+                _("a game has at most %(most)s share links: stop one first") % {"most": MAX_SHARES},
+            )
+        return GameShare.objects.create(
+            game=game, token=secrets.token_urlsafe(24), created_by=by if by and by.pk else None
+        )
+
+
+def share_revoke(*, game: Game, token: str) -> bool:
+    """Stop a share link of ``game``: it then answers like one that never existed. False when
+    ``token`` is no active link of this game."""
+    stopped = GameShare.objects.filter(game=game, token=token, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    return stopped > 0
 
 
 def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:

@@ -51,7 +51,17 @@ from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Model, Prefetch
 
-from games.models import Edition, Game, GameEvent, Player, Round, Seat, UserSettings, name_key
+from games.models import (
+    Edition,
+    Game,
+    GameEvent,
+    GameShare,
+    Player,
+    Round,
+    Seat,
+    UserSettings,
+    name_key,
+)
 from potdevin_site.language import supported
 from scoring import stats
 from scoring.models import Job, JobInput, JobItem, JobKeys
@@ -125,6 +135,7 @@ def _games(names: dict[int, str]) -> Iterator[dict[str, Any]]:
             .prefetch_related(
                 Prefetch("seats", queryset=Seat.objects.order_by("seat")),
                 Prefetch("rounds", queryset=Round.objects.order_by("number")),
+                Prefetch("shares", queryset=GameShare.objects.order_by("id")),
             )
             .order_by("id")
         )
@@ -165,6 +176,16 @@ def _games(names: dict[int, str]) -> Iterator[dict[str, Any]]:
                 "entries": [
                     {"number": r.number, "data": r.data, "created_at": _when(r.created_at)}
                     for r in g.rounds.all()
+                ],
+                # Its share links, stopped ones too (archives written before them have none).
+                "shares": [
+                    {
+                        "token": s.token,
+                        "created_by": names.get(s.created_by_id) if s.created_by_id else None,
+                        "created_at": _when(s.created_at),
+                        "revoked_at": _when(s.revoked_at),
+                    }
+                    for s in g.shares.all()
                 ],
             }
 
@@ -516,6 +537,16 @@ def _game(
                 number=e["number"],
                 data=e["data"],
                 created_at=_time(e["created_at"]),
+            )
+        )
+    for s in record.get("shares", []):  # archives written before share links have none
+        batches.add(
+            GameShare(
+                game_id=game.pk,
+                token=s["token"],
+                created_by=_by_name(users, s["created_by"]),
+                created_at=_time(s["created_at"]),
+                revoked_at=_time(s["revoked_at"]),
             )
         )
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, TypeVar
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
@@ -24,6 +25,7 @@ from games.models import (
     Edition,
     Game,
     GameEvent,
+    GameShare,
     Player,
     Seat,
 )
@@ -377,6 +379,31 @@ class GameEventSerializer(serializers.ModelSerializer):
 
     def get_user(self, event: GameEvent) -> str | None:
         return event.username or None
+
+
+class GameShareSerializer(serializers.ModelSerializer):
+    """A read-only link to one game, for the people at the table without an account."""
+
+    token = serializers.CharField(
+        read_only=True, help_text="The link's secret; `DELETE .../shares/{token}/` stops it."
+    )
+    url = serializers.SerializerMethodField(
+        help_text="The page anyone with the link opens: this game only, read-only."
+    )
+    created_by = serializers.SerializerMethodField(help_text="Who made it; null if unknown.")
+    created_at = serializers.DateTimeField(read_only=True)
+
+    class Meta:
+        model = GameShare
+        fields = ["token", "url", "created_by", "created_at"]
+
+    def get_url(self, share: GameShare) -> str:
+        path = reverse("web:shared", args=[share.token])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    def get_created_by(self, share: GameShare) -> str | None:
+        return share.created_by.get_username() if share.created_by else None
 
 
 class GameListSerializer(serializers.ModelSerializer):

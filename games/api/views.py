@@ -17,7 +17,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
     inline_serializer,
 )
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.authtoken import serializers as authtoken_serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
@@ -39,6 +39,7 @@ from games.api.serializers import (
     EditionUpdateSerializer,
     GameEventSerializer,
     GameListSerializer,
+    GameShareSerializer,
     GameTypeSerializer,
     GameUpdateSerializer,
     ImportResponseSerializer,
@@ -568,6 +569,57 @@ class GameViewSet(
         reopenings. Stored with each change, so it is kept across restarts and backups."""
         events = self.paginate_queryset(selectors.game_history(game=self.get_object()))
         return self.get_paginated_response(GameEventSerializer(events, many=True).data)
+
+    def _game_for_sharing(self) -> Game:
+        """The game, if the user may change it: only they see and make its share links."""
+        game = self.get_object()
+        user = self.request.user
+        if not user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        if not (user.is_staff or game.owner_id == user.pk):
+            raise exceptions.PermissionDenied(_("only the game's owner or staff share it"))
+        return game
+
+    @extend_schema(
+        methods=["GET"],
+        parameters=[GAME_ID],
+        responses={200: GameShareSerializer(many=True), **errors(401, 403, 404)},
+    )
+    @extend_schema(
+        methods=["POST"],
+        parameters=[GAME_ID],
+        request=None,
+        responses={201: GameShareSerializer, **errors(401, 403, 404, 409, 429)},
+    )
+    @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
+    def shares(self, request: Request, pk: str) -> Response:
+        """The game's active share links (GET), or a new one (POST): a read-only page of this
+        game only, for the people at the table without an account. Only the game's owner and
+        staff see and make them; at most 20 at once (409 `too_many_shares`)."""
+        game = self._game_for_sharing()
+        context = {"request": request}
+        if request.method == "POST":
+            share = services.share_create(game=game, by=request.user)
+            return Response(GameShareSerializer(share, context=context).data, status=201)
+        shares = selectors.game_shares(game=game).select_related("created_by")
+        return Response(GameShareSerializer(shares, many=True, context=context).data)
+
+    @extend_schema(
+        parameters=[GAME_ID, OpenApiParameter("token", str, OpenApiParameter.PATH)],
+        request=None,
+        responses={204: None, **errors(401, 403, 404, 429)},
+    )
+    @action(
+        detail=True,
+        methods=["delete"],
+        url_path=r"shares/(?P<token>[A-Za-z0-9_-]{1,64})",
+        filter_backends=[],
+    )
+    def share_stop(self, request: Request, pk: str, token: str) -> Response:
+        """Stop a share link: it then opens nothing (404), like a link that never existed."""
+        if not services.share_revoke(game=self._game_for_sharing(), token=token):
+            raise exceptions.NotFound(_("the game has no such share link"))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         parameters=[GAME_ID],

@@ -1,12 +1,15 @@
-"""The reader's language: the switcher on every page (a form, no script needed) and the
-user's settings page, where the choice is kept for every device the user signs in on."""
+"""The user's own settings: the reader's language (the switcher on every page, a form that
+needs no script, and the settings page, where the choice is kept for every device the user
+signs in on) and the password."""
 
 from __future__ import annotations
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -15,6 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
+from django_ratelimit.decorators import ratelimit
 
 from games.models import UserSettings
 from potdevin_site.language import supported
@@ -71,13 +75,23 @@ class SettingsForm(forms.Form):
         ]
 
 
+def _page(
+    request: HttpRequest,
+    form: SettingsForm | None = None,
+    password: PasswordChangeForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    current = UserSettings.objects.filter(user=request.user).first()
+    form = form or SettingsForm(initial={"language": current.language if current else ""})
+    password = password or PasswordChangeForm(request.user)
+    return render(request, "web/account.html", {"form": form, "password": password}, status=status)
+
+
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    current = UserSettings.objects.filter(user=request.user).first()
-    form = SettingsForm(
-        request.POST if request.method == "POST" else None,
-        initial={"language": current.language if current else ""},
-    )
+    if request.method != "POST":
+        return _page(request)
+    form = SettingsForm(request.POST)
     if request.method == "POST" and form.is_valid():
         language = form.cleaned_data["language"]
         UserSettings.objects.update_or_create(user=request.user, defaults={"language": language})
@@ -91,4 +105,28 @@ def account(request: HttpRequest) -> HttpResponse:
             )
         messages.success(request, _("Settings saved."))
         return response
-    return render(request, "web/account.html", {"form": form}, status=400 if form.errors else 200)
+    return _page(request, form=form, status=400)
+
+
+# Password changes per user: enough for a typing mistake or two, not for guessing the current
+# password of a session left open.
+PASSWORD_RATE = "5/m"
+
+
+@login_required
+@require_POST
+@ratelimit(key="user", rate=PASSWORD_RATE, method="POST", block=False)
+def password_change(request: HttpRequest) -> HttpResponse:
+    """A new password (Django's password validators), given with the current one; the user
+    stays signed in on this device."""
+    password = PasswordChangeForm(request.user, request.POST)
+    if getattr(request, "limited", False):
+        password.is_valid()  # bound, so that the error shows
+        password.add_error(None, _("Too many password changes; wait a minute."))
+        return _page(request, password=password, status=429)
+    if not password.is_valid():
+        return _page(request, password=password, status=400)
+    password.save()
+    update_session_auth_hash(request, password.user)
+    messages.success(request, _("Password changed."))
+    return HttpResponseRedirect(reverse("web:account"))

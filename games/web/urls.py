@@ -1,8 +1,8 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, re_path
 
 from games.plugins import plugins
-from games.web import account, views
+from games.web import account, shares, views
 
 app_name = "web"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("language/", account.set_language, name="language"),
     path("account/", account.account, name="account"),
+    path("account/password/", account.password_change, name="password-change"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/new/<slug:game_type>/", views.game_new, name="game-new-of"),
     path("games/scorepad/", views.scorepad_new, name="scorepad-new"),
@@ -21,6 +22,10 @@ urlpatterns = [
     path("games/<int:pk>/rounds/undo/", views.round_undo, name="round-undo"),
     path("games/<int:pk>/finish/", views.game_finish, name="game-finish"),
     path("games/<int:pk>/reopen/", views.game_reopen, name="game-reopen"),
+    path("games/<int:pk>/shares/", shares.share_create, name="share-create"),
+    path("games/<int:pk>/shares/<str:token>/stop/", shares.share_revoke, name="share-revoke"),
+    # A token is 32 URL-safe characters; anything else is no share link.
+    re_path(r"^shared/(?P<token>[A-Za-z0-9_-]{32})/$", shares.shared, name="shared"),
     path("players/", views.player_list, name="players"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("jobs/rescore/", views.rescore, name="rescore"),

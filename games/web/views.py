@@ -220,7 +220,7 @@ def _names(game: Game) -> list[str]:
     return [s.player.name for s in game.seats.all()]
 
 
-def _render_game(
+def render_game(
     request: HttpRequest,
     game: Game,
     *,
@@ -228,14 +228,17 @@ def _render_game(
     finish_form: Any = None,
     review: dict[str, Any] | None = None,
     status: int = 200,
+    shared: bool = False,
 ) -> HttpResponse:
+    """The game's page; ``shared``: as its share link shows it to anyone, read-only, without
+    who entered what or the game's share links."""
     plugin = _plugin(game.game_type)
     web = plugin.part("web")
     info = plugin.engine.info
     result = game.result or {}
     seats = list(game.seats.all())
     names = [s.player.name for s in seats]
-    can_write = _can_write(request.user, game)
+    can_write = not shared and _can_write(request.user, game)
     in_progress = game.mode == Game.Mode.ROUNDS and game.status == Game.Status.IN_PROGRESS
     table = None
     if in_progress:
@@ -265,7 +268,20 @@ def _render_game(
         "entries": present.entry_count(game),
         "review": review if entry_form is not None else None,
         "entry_words": _entry_words(game, entries=present.entry_count(game), review=review),
-        "game_history": present.history(game),
+        "game_history": [] if shared else present.history(game),
+        "shared": shared,
+        "shares": (
+            [
+                {
+                    "token": share.token,
+                    "url": request.build_absolute_uri(reverse("web:shared", args=[share.token])),
+                    "created_at": share.created_at,
+                }
+                for share in selectors.game_shares(game=game)
+            ]
+            if can_write
+            else []
+        ),
     }
     context.update(
         web.game_page(
@@ -295,10 +311,11 @@ def _entry_words(game: Game, *, entries: int, review: dict[str, Any] | None) -> 
 
 @login_required
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render_game(request, _game(pk))
+    return render_game(request, _game(pk))
 
 
-def _writable(request: HttpRequest, pk: int) -> Game:
+def writable(request: HttpRequest, pk: int) -> Game:
+    """The game ``pk`` if the user may change it (404 if there is none, 403 if not theirs)."""
     game = _game(pk)
     if not _can_write(request.user, game):
         raise PermissionDenied("only the game's owner or staff change it")
@@ -312,7 +329,7 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     with more to ask (``ready()`` False) comes back at its next step, nothing stored. A complete
     entry is checked by the engine and shown in words for review, nothing stored; it is saved
     only from the review's "Save" (``review=save``); its "Change" brings the form back."""
-    game = _writable(request, pk)
+    game = writable(request, pk)
     plugin = _plugin(game.game_type)
     web = plugin.part("web")
     entry_name = plugin.engine.info.entry_name
@@ -334,14 +351,14 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     form = web.entry_form(game, table, names, data=request.POST)
     if form.is_valid():
         if not form.ready():
-            return _render_game(request, game, entry_form=form)
+            return render_game(request, game, entry_form=form)
         if _stale(game, form, table.number):  # the review's "Save" too: its number is taken
-            return _render_game(request, _game(pk), entry_form=form, status=400)
+            return render_game(request, _game(pk), entry_form=form, status=400)
         if request.POST.get("review") != "save":
             review = _review(web, game, form, names)
             if review is not None:
-                return _render_game(request, game, entry_form=form, review=review)
-            return _render_game(request, _game(pk), entry_form=form, status=400)
+                return render_game(request, game, entry_form=form, review=review)
+            return render_game(request, _game(pk), entry_form=form, status=400)
         try:
             game, stored = services.round_append(
                 game=game,
@@ -354,7 +371,7 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, web.entry_saved(game.result or {}, stored.number, names))
             return redirect(reverse("web:game", args=[pk]) + "#entry")
-    return _render_game(request, _game(pk), entry_form=form, status=400)
+    return render_game(request, _game(pk), entry_form=form, status=400)
 
 
 def _stale(game: Game, form: Any, expected: int) -> bool:
@@ -389,7 +406,7 @@ def _review(web: Any, game: Game, form: Any, names: list[str]) -> dict[str, Any]
 
 def _game_action(request: HttpRequest, pk: int, action: Any, done: str) -> HttpResponse:
     """A button on the game page: run the service, say what happened, back to the game."""
-    game = _writable(request, pk)
+    game = writable(request, pk)
     try:
         action(game=game, by=request.user)
     except (LogError, RecordError) as exc:
@@ -402,7 +419,7 @@ def _game_action(request: HttpRequest, pk: int, action: Any, done: str) -> HttpR
 @login_required
 @require_POST
 def round_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _writable(request, pk)
+    game = writable(request, pk)
     done = present.entry_text(game.game_type, "undone")
     return _game_action(request, pk, services.round_undo, done)
 
@@ -412,7 +429,7 @@ def round_undo(request: HttpRequest, pk: int) -> HttpResponse:
 def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """Finish the game, with the end-of-game choices of the game's finish form, if it has one
     (Pot de Vin: the Jokers, the engine's best placement unless someone moved them)."""
-    game = _writable(request, pk)
+    game = writable(request, pk)
     web = _plugin(game.game_type).part("web")
     form = web.finish_form(game.result or {}, data=request.POST)
     if form is None or form.is_valid():
@@ -428,13 +445,13 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Game finished."))
             return redirect("web:game", pk=pk)
-    return _render_game(request, _game(pk), finish_form=form, status=400)
+    return render_game(request, _game(pk), finish_form=form, status=400)
 
 
 @login_required
 @require_POST
 def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _writable(request, pk)
+    game = writable(request, pk)
     done = present.entry_text(game.game_type, "reopened")
     return _game_action(request, pk, services.game_reopen, done)
 

@@ -20,7 +20,7 @@ from django.urls import URLPattern, reverse
 from django.utils import translation
 
 from games import services
-from games.models import Edition, Game, Player
+from games.models import Edition, Game, GameShare, Player
 from games.web import urls as web_urls
 from potdevin_site import messages as catalogues
 from scoring.engine.bruges.simulate import PERSON_NAMES
@@ -51,7 +51,17 @@ SAME_EVERYWHERE = [
 NUMBER_INPUT_VALUE = re.compile(r'<input type="number"[^>]*?\svalue="([^"]*)"')
 PLAIN_NUMBER = re.compile(r"-?\d*(\.\d+)?")
 # Routes that only take a POST; each is posted below.
-POST_ONLY = {"logout", "language", "round-undo", "game-finish", "game-reopen", "job-resume"}
+POST_ONLY = {
+    "logout",
+    "language",
+    "round-undo",
+    "game-finish",
+    "game-reopen",
+    "job-resume",
+    "share-create",
+    "share-revoke",
+    "password-change",
+}
 
 
 class Pages:
@@ -170,6 +180,7 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     for name in ("home", "game-new", "scorepad-new", "players", "rescore", "account"):
         pages.get(reverse(f"web:{name}"))
     pages.post(reverse("web:account"), {"language": "xx"})  # not a language: the form's error
+    pages.post(reverse("web:password-change"), {"old_password": "wrong"})  # its errors
     for game_type in ("pot-de-vin", "complots", "bruges"):
         pages.get(reverse("web:game-new-of", args=[game_type]))
         pages.post(reverse("web:game-new-of", args=[game_type]), {"game_type": game_type})
@@ -200,6 +211,16 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
         pages.post(reverse("web:game-reopen", args=[finished.pk]))
         pages.get(reverse("web:game", args=[finished.pk]))
         pages.post(reverse("web:game-finish", args=[finished.pk]))
+
+    # A share link: made, listed on the game's page, opened by someone signed out, stopped.
+    pages.post(reverse("web:share-create", args=[finished.pk]))
+    pages.get(reverse("web:game", args=[finished.pk]))
+    token = GameShare.objects.get(game=finished).token
+    table = Pages(Client(), allowed)
+    table.get(reverse("web:shared", args=[token]))
+    pages.visited |= table.visited
+    pages.problems.update(table.problems)
+    pages.post(reverse("web:share-revoke", args=[finished.pk, token]))
 
     for player in Player.objects.filter(name__in=NAMES):
         pages.get(reverse("web:player", args=[player.pk]))

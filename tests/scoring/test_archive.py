@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from games import services
-from games.models import Edition, Game, GameEvent, Player, Round, Seat, UserSettings
+from games.models import Edition, Game, GameEvent, GameShare, Player, Round, Seat, UserSettings
 from scoring import jobs, stats, tasks
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.models import HeadToHead, Job, JobItem, PlayerStats, Rating, RatingHistory
@@ -84,6 +84,11 @@ def _snapshot() -> dict[str, Any]:
         "history": list(
             RatingHistory.objects.order_by("player_id", "game_id").values(
                 "player_id", "game_id", "mu", "sigma"
+            )
+        ),
+        "shares": list(
+            GameShare.objects.order_by("token").values_list(
+                "game_id", "token", "created_by__username", "created_at", "revoked_at"
             )
         ),
         "events": list(
@@ -166,6 +171,11 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     services.round_undo(game=gone, by=bea)
     services.game_delete(game=gone, by=ada)
     bea.delete()
+    # Share links: one open, one stopped.
+    shared = Game.objects.filter(game_type="bruges").first()
+    services.share_create(game=shared, by=ada)
+    stopped = services.share_create(game=shared, by=owner)
+    assert services.share_revoke(game=shared, token=stopped.token)
     # A re-score job, run here batch by batch.
     sent: list[Any] = []
     monkeypatch.setattr(tasks.rescore_batch, "delay", lambda *a: sent.append(a))
@@ -188,6 +198,10 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     after = _snapshot()
     assert after["games"] == before["games"]
     assert before["languages"] == [("ada", "pt-br")]
+    assert [(s[2], s[4] is None) for s in sorted(before["shares"], key=lambda s: s[3])] == [
+        ("ada", True),
+        ("demo", False),
+    ]
     # The deleted game's history, as written by hand: who (the account while it exists, the
     # name always), what, which turn.
     kept = [e[:5] for e in before["events"] if e[0] == gone.pk]
@@ -208,6 +222,7 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
         "ratings",
         "history",
         "events",
+        "shares",
     )
     for key in keys:
         assert after[key] == before[key], key

@@ -22,7 +22,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import ForeignKey, Model
 
 from games import services
-from games.models import Edition, Game, GameEvent, Player, Round, Seat
+from games.models import Edition, Game, GameEvent, GameShare, Player, Round, Seat
 from scoring import archive, stats
 from scoring.archive import ArchiveError, archive_restore
 from scoring.models import HeadToHead, Job, JobInput, JobItem, JobKeys, PlayerStats, Rating
@@ -30,7 +30,20 @@ from scoring.models import HeadToHead, Job, JobInput, JobItem, JobKeys, PlayerSt
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-ARCHIVED = [User, Player, Edition, Game, Seat, Round, GameEvent, Job, JobKeys, JobItem, JobInput]
+ARCHIVED = [
+    User,
+    Player,
+    Edition,
+    Game,
+    Seat,
+    Round,
+    GameEvent,
+    GameShare,
+    Job,
+    JobKeys,
+    JobItem,
+    JobInput,
+]
 IDS_KEPT = {Player, Game, Job}  # the others are restored under new ids, found by their keys
 BIG = 2**64
 SURROGATE = "\ud800"
@@ -109,7 +122,7 @@ def _wipe() -> None:
 def _assert_empty() -> None:
     builtin = set(Edition.objects.values_list("game_type", "key"))
     assert builtin and not Edition.objects.filter(created_by__isnull=False).exists()
-    for model in (User, Player, Game, Seat, Round, GameEvent, Job, JobKeys, JobItem, JobInput):
+    for model in ARCHIVED[:2] + ARCHIVED[3:]:  # every archived row but the built-in editions
         assert model.objects.count() == 0, model.__name__
     for model in (PlayerStats, HeadToHead, Rating):
         assert model.objects.count() == 0, model.__name__
@@ -130,6 +143,7 @@ def _some_records() -> None:
         kind=Job.Kind.RESCORE, status=Job.Status.DONE, params={"game_type": "complots"}, total=2
     )
     games = list(Game.objects.order_by("id")[:2])
+    services.share_create(game=games[0], by=owner)  # a share link, kept by the backup
     JobKeys.objects.create(job=job, keys=[g.pk for g in games])
     for g in games:
         JobItem.objects.create(job=job, key=g.pk, game=g, ok=True, winners_after=[0])
