@@ -10,23 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games import services
 from games.models import Game, GameEvent, Round
 from scoring.engine import ENGINES
+from tests.games.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("games", "0007_user_settings")]
 PER_GAME = 12
-
-
-def _migrate(targets: list[tuple[str, str]]) -> None:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
 
 
 def test_the_games_stored_before_get_the_history_their_rows_record(
@@ -58,8 +51,8 @@ def test_the_games_stored_before_get_the_history_their_rows_record(
         expected.add((entry.game_id, "added", entry.number, None, "", entry.created_at))
     assert len(expected) > 3 * PER_GAME * 3
 
-    _migrate(BEFORE)
-    _migrate([("games", "0008_game_events")])
+    migrate(BEFORE)
+    migrate([("games", "0008_game_events")])
 
     rows = GameEvent.objects.values_list("game_id", "action", "number", "user_id", "username", "at")
     assert set(rows) == expected

@@ -14,27 +14,19 @@ import random
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games import services
 from games.models import Edition, Game
 from games.models import name_key as current_name_key
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin.simulate import simulate
+from tests.games.migrations import latest, migrate
 
 BEFORE = [("games", "0004_player_name_key")]
 GAMES = 3000
 SCOREPAD_EVERY = 20  # one game in 20 is stored as a scorepad game
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def _logs(count: int) -> list[dict[str, Any]]:
@@ -80,7 +72,7 @@ def _with_stated_jokers(log: dict[str, Any], result: dict[str, Any]) -> dict[str
 def test_every_game_exports_and_scores_the_same_after_the_migration(django_db_blocker) -> None:
     # Before the migration only Pot de Vin had decks (their keys unique across the table).
     Edition.objects.exclude(game_type="pot-de-vin").delete()
-    old = _migrate(BEFORE)
+    old = migrate(BEFORE)
     User = old.get_model("auth", "User")
     Deck = old.get_model("games", "Deck")
     OldGame = old.get_model("games", "Game")
@@ -175,8 +167,7 @@ def test_every_game_exports_and_scores_the_same_after_the_migration(django_db_bl
             }
         before[g.pk] = (exported, g.tableaux, g.result)
 
-    executor = MigrationExecutor(connection)
-    _migrate(executor.loader.graph.leaf_nodes())
+    migrate(latest())
 
     after = Game.objects.select_related("edition").order_by("id")
     assert after.count() == GAMES

@@ -13,27 +13,16 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games import services
 from games.models import Game, Player, Round
 from scoring.engine import ENGINES
+from tests.games.migrations import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("games", "0005_generic_records")]
 PER_GAME = 30
-
-
-def _migrate(targets: list[tuple[str, str]]) -> None:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-
-
-def _leaf() -> list[tuple[str, str]]:
-    executor = MigrationExecutor(connection)
-    return executor.loader.graph.leaf_nodes()
 
 
 def _junk(value: Any) -> Any:
@@ -65,7 +54,7 @@ def test_the_migration_repairs_what_is_safe_and_reports_the_rest(
     exported = {g.pk: services.game_export_log(game=g) for g in games}
     results = {g.pk: g.result for g in Game.objects.all()}
 
-    _migrate(BEFORE)
+    migrate(BEFORE)
     # What a client could store before the gate: junk keys in every entry and in a setup.
     for rnd in Round.objects.all():
         Round.objects.filter(pk=rnd.pk).update(data=_junk(rnd.data))
@@ -87,7 +76,7 @@ def test_the_migration_repairs_what_is_safe_and_reports_the_rest(
         Game.objects.filter(pk=notes.pk).update(notes="before\x00after")
         exported[notes.pk]["notes"] = "beforeafter"  # the NUL alone is gone
 
-    _migrate(_leaf())
+    migrate(latest())
     out = capsys.readouterr().out
 
     for game in Game.objects.all():
