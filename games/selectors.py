@@ -56,6 +56,11 @@ def games_finished() -> QuerySet[Game]:
     return game_list().filter(status=Game.Status.FINISHED)
 
 
+def games_of_player(player_id: int) -> QuerySet[Game]:
+    """The games a player sat at, newest first."""
+    return game_list().filter(seats__player_id=player_id)
+
+
 def known_player_names() -> list[str]:
     """Names offered as one types a player's name."""
     return list(

@@ -68,7 +68,11 @@ def home(request: HttpRequest) -> HttpResponse:
         if ratings:
             entries = scoring_selectors.leaderboard_entries(ratings, start=1)
             boards.append({"game_type": game_type, "label": label, "entries": entries})
+    # The signed-in person's own games and statistics, when their account is linked to a player.
+    me = selectors.player_id_of(request.user)
     context = {
+        "me": me,
+        "mine": present.labelled(selectors.games_of_player(me)[:10]) if me else [],
         "in_progress": present.labelled(selectors.games_in_progress()[:20]),
         "recent": present.labelled(selectors.games_finished()[:10]),
         "leaderboards": boards,

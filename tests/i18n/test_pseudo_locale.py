@@ -212,6 +212,9 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
         pages.get(reverse("web:game", args=[finished.pk]))
         pages.post(reverse("web:game-finish", args=[finished.pk]))
 
+    # The home page of an account linked to a player: its own games.
+    Player.objects.filter(name=NAMES[0]).update(user=staff_user)
+    pages.get(reverse("web:home"))
     # A share link: made, listed on the game's page, opened by someone signed out, stopped.
     pages.post(reverse("web:share-create", args=[finished.pk]))
     pages.get(reverse("web:game", args=[finished.pk]))
