@@ -213,6 +213,15 @@ def test_the_other_pages_read_on_a_phone_with_long_names(
     in_progress = Game.objects.get(status=Game.Status.IN_PROGRESS)
     page.goto(f"{base}/games/{in_progress.pk}/")
     reads_on_a_phone(page, f"potdevin-3-notes-long-names-{language}")
+    # Shared with the table: the game page with its links, and what a link opens.
+    with page.expect_navigation():
+        page.click("#share-new")
+    assert page.locator("#shares input.share-url").count() == 1
+    reads_on_a_phone(page, f"potdevin-3-shares-long-names-{language}")
+    finished = Game.objects.filter(game_type="complots").get()
+    page.goto(f"{base}/shared/{services.share_create(game=finished).token}/")
+    assert page.locator("#shared-note").is_visible()
+    reads_on_a_phone(page, f"complots-8-shared-long-names-{language}")
     page.goto(f"{base}/games/new/complots/")
     for seat, name in enumerate(names):
         page.fill(f"#id_player_{seat}", name)
