@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 
@@ -250,6 +251,12 @@ class GameEvent(models.Model):
         return f"{self.game_id} {self.action} {self.number or ''} by {self.username or '?'}"
 
 
+class GameShareQuerySet(models.QuerySet["GameShare"]):
+    def active(self) -> GameShareQuerySet:
+        """The links not stopped."""
+        return self.filter(revoked_at__isnull=True)
+
+
 class GameShare(models.Model):
     """A read-only link to one game for the people at the table without an account: the game's
     page, nothing else. The token is the link's secret (unguessable: 192 random bits); a
@@ -267,8 +274,14 @@ class GameShare(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
+    objects = GameShareQuerySet.as_manager()
+
     class Meta:
         ordering = ["game", "created_at", "id"]
 
     def __str__(self) -> str:
         return f"share of game {self.game_id}"
+
+    def get_absolute_url(self) -> str:
+        """The page the link opens (made absolute with the request's host where it is shown)."""
+        return reverse("web:shared", args=[self.token])

@@ -129,14 +129,10 @@ def game_history(*, game: Game) -> QuerySet[GameEvent]:
 
 def game_shares(*, game: Game) -> QuerySet[GameShare]:
     """The game's active share links, oldest first."""
-    return GameShare.objects.filter(game=game, revoked_at__isnull=True).order_by("created_at", "id")
+    return GameShare.objects.active().filter(game=game).order_by("created_at", "id")
 
 
 def shared_game(token: str) -> Game | None:
     """The game an active share link shows, or None (no such link, or stopped)."""
-    share = (
-        GameShare.objects.filter(token=token, revoked_at__isnull=True)
-        .select_related("game")
-        .first()
-    )
+    share = GameShare.objects.active().filter(token=token).select_related("game").first()
     return share.game if share else None

@@ -328,6 +328,11 @@ def _edition_for(info: GameInfo, edition: Edition | None) -> Edition | None:
     return edition
 
 
+def _account(by: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    """``by`` where it is a stored account (not a signed-out visitor), else None."""
+    return by if by is not None and by.pk is not None else None
+
+
 def _event(
     game: Game | int, action: str, by: AbstractBaseUser | None, number: int | None = None
 ) -> GameEvent:
@@ -336,7 +341,7 @@ def _event(
         game_id=game if isinstance(game, int) else game.pk,
         action=action,
         number=number,
-        user=by if by is not None and by.pk is not None else None,
+        user=_account(by),
         username=by.get_username() if by is not None else "",
     )
 
@@ -653,21 +658,21 @@ def share_create(*, game: Game, by: AbstractBaseUser | None = None) -> GameShare
     (``too_many_shares``) past ``MAX_SHARES`` active links."""
     with transaction.atomic():
         game = _locked_game(game)
-        if GameShare.objects.filter(game=game, revoked_at__isnull=True).count() >= MAX_SHARES:
+        if GameShare.objects.active().filter(game=game).count() >= MAX_SHARES:
             raise GameConflict(
                 "too_many_shares",
                 _("a game has at most %(most)s share links: stop one first") % {"most": MAX_SHARES},
             )
         return GameShare.objects.create(
-            game=game, token=secrets.token_urlsafe(24), created_by=by if by and by.pk else None
+            game=game, token=secrets.token_urlsafe(24), created_by=_account(by)
         )
 
 
 def share_revoke(*, game: Game, token: str) -> bool:
     """Stop a share link of ``game``: it then answers like one that never existed. False when
     ``token`` is no active link of this game."""
-    stopped = GameShare.objects.filter(game=game, token=token, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
+    stopped = (
+        GameShare.objects.active().filter(game=game, token=token).update(revoked_at=timezone.now())
     )
     return stopped > 0
 

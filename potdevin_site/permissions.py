@@ -20,6 +20,12 @@ class SignedInOrPublicReads(BasePermission):
         return request.method in SAFE_METHODS and settings.POTDEVIN_PUBLIC_READS
 
 
+def owner_or_staff(user: Any, owner_id: int | None) -> bool:
+    """Whether ``user`` may change a record owned by ``owner_id``: its owner, or staff (the one
+    rule of the API and the pages)."""
+    return bool(user and (user.is_staff or owner_id == user.pk))
+
+
 class OwnerOrStaffWrites(BasePermission):
     """Only the record's owner, or staff, changes it."""
 
@@ -28,9 +34,8 @@ class OwnerOrStaffWrites(BasePermission):
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        user = request.user
         owner = getattr(obj, getattr(view, "owner_field", self.owner_field), None)
-        return bool(user and (user.is_staff or owner == user.pk))
+        return owner_or_staff(request.user, owner)
 
 
 class StaffWrites(BasePermission):

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, TypeVar
 
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
@@ -398,7 +397,7 @@ class GameShareSerializer(serializers.ModelSerializer):
         fields = ["token", "url", "created_by", "created_at"]
 
     def get_url(self, share: GameShare) -> str:
-        path = reverse("web:shared", args=[share.token])
+        path = share.get_absolute_url()
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request is not None else path
 

@@ -56,7 +56,7 @@ from games.api.serializers import (
 from games.errors import RecordError
 from games.models import Edition, Game, Player
 from games.plugins import game_types, plugin_for, plugins
-from potdevin_site.permissions import OwnerOrStaffWrites, StaffWrites
+from potdevin_site.permissions import OwnerOrStaffWrites, StaffWrites, owner_or_staff
 
 __all__ = ["errors"]  # other apps' views document their errors with it
 
@@ -576,7 +576,7 @@ class GameViewSet(
         user = self.request.user
         if not user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        if not (user.is_staff or game.owner_id == user.pk):
+        if not owner_or_staff(user, game.owner_id):
             raise exceptions.PermissionDenied(_("only the game's owner or staff share it"))
         return game
 

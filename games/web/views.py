@@ -29,6 +29,7 @@ from games.models import Game
 from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
 from games.web import charts, present, refusals
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
+from potdevin_site.permissions import owner_or_staff
 from scoring import jobs
 from scoring import selectors as scoring_selectors
 from scoring.engine import LogError
@@ -39,7 +40,7 @@ LEADERBOARD_SIZE = 10
 
 
 def _can_write(user: Any, game: Game) -> bool:
-    return bool(user.is_staff or game.owner_id == user.pk)
+    return owner_or_staff(user, game.owner_id)
 
 
 def _require_staff(request: HttpRequest) -> None:
@@ -278,7 +279,7 @@ def render_game(
             [
                 {
                     "token": share.token,
-                    "url": request.build_absolute_uri(reverse("web:shared", args=[share.token])),
+                    "url": request.build_absolute_uri(share.get_absolute_url()),
                     "created_at": share.created_at,
                 }
                 for share in selectors.game_shares(game=game)
@@ -554,7 +555,7 @@ def _rescore_job(request: HttpRequest, pk: int) -> Job:
     job = job_selectors.rescore_job(pk)
     if job is None:
         raise Http404("no such job")
-    if not (request.user.is_staff or job.created_by_id == request.user.pk):
+    if not owner_or_staff(request.user, job.created_by_id):
         raise PermissionDenied("not your job")
     return job
 
