@@ -56,13 +56,24 @@ def store_games(owner: Any, count: int, *, first_seed: int = 0) -> None:
     from scoring.engine.potdevin.simulate import simulate
 
     editions = services.EditionCache()
+    club = bench_club()
     for at in range(first_seed, first_seed + count, 1000):
         seeds = range(at, min(first_seed + count, at + 1000))
         logs = [simulate(3 + k % 4, seed=k, teams=k % 8 == 1, names=_names(k)) for k in seeds]
-        planned = [services.import_plan(owner=owner, document=d, editions=editions) for d in logs]
+        planned = [
+            services.import_plan(club=club, owner=owner, document=d, editions=editions)
+            for d in logs
+        ]
         with transaction.atomic():
-            services.import_store(owner=owner, planned=planned)
+            services.import_store(club=club, owner=owner, planned=planned)
     settle()
+
+
+def bench_club() -> Any:
+    """The club the measured games are in: the one the migrations make."""
+    from games.models import Club
+
+    return Club.objects.order_by("id").first()
 
 
 def settle() -> None:
@@ -104,6 +115,9 @@ def token_client(username: str, *, staff: bool = False) -> tuple[Any, Any]:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
+    from games.models import Membership
+
     user = get_user_model().objects.create_user(username, is_staff=staff)
+    Membership.objects.create(club=bench_club(), user=user, role=Membership.Role.RECORDER)
     token = Token.objects.create(user=user)
     return user, Client(HTTP_AUTHORIZATION=f"Token {token.key}")

@@ -37,22 +37,26 @@ def store_complots_games(owner: Any, count: int, *, first_seed: int = 0) -> None
 
     from django.db import transaction
 
-    from bench._common import PEOPLE, settle
+    from bench._common import PEOPLE, bench_club, settle
     from games import services
     from scoring.engine import get_engine
 
     simulate = get_engine("complots").info.simulate
     assert simulate is not None
     editions = services.EditionCache()
+    club = bench_club()
     for at in range(first_seed, first_seed + count, 1000):
         seeds = range(at, min(first_seed + count, at + 1000))
         logs = [
             simulate(2 + k % 7, seed=k, names=random.Random(k).sample(PEOPLE, 2 + k % 7))
             for k in seeds
         ]
-        planned = [services.import_plan(owner=owner, document=d, editions=editions) for d in logs]
+        planned = [
+            services.import_plan(club=club, owner=owner, document=d, editions=editions)
+            for d in logs
+        ]
         with transaction.atomic():
-            services.import_store(owner=owner, planned=planned)
+            services.import_store(club=club, owner=owner, planned=planned)
     settle()
 
 

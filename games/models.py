@@ -33,21 +33,121 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name.strip()).casefold()
 
 
-class Player(models.Model):
-    """A person who plays, across games; may be linked to a user account."""
+class Club(models.Model):
+    """A group that plays together: the unit of ownership and privacy. Its players, games,
+    statistics, ratings and jobs are its own; another club's are as if they did not exist
+    (``games.access``). Editions are the site's (printed material)."""
 
-    name = models.CharField(max_length=MAX_NAME_LENGTH)
-    # Logs name players; two people called "ada" and "Ada" would be one in a log. Folding can
-    # lengthen a name ("ß" is "ss"): room for the most it can (games.names).
-    name_key = models.CharField(
-        max_length=KEY_GROWTH * MAX_NAME_LENGTH, unique=True, editable=False
+    name = models.CharField(max_length=MAX_NAME_LENGTH)  # the rule of player names
+    slug = models.SlugField(max_length=50, unique=True)
+    public_results = models.BooleanField(
+        default=False,
+        help_text="Anyone, signed in or not, reads the club's finished games and leaderboards.",
     )
-    user = models.OneToOneField(
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A user's place in a club. Each role may do what the ones below it do."""
+
+    class Role(models.TextChoices):
+        # Everything, deleting the club and handing it over included.
+        OWNER = "owner", pgettext_lazy("club role", "Owner")
+        # Members, invitations, the club's settings, re-scoring the club's games.
+        ADMIN = "admin", pgettext_lazy("club role", "Admin")
+        # Creates games and enters, corrects, undoes and finishes any game of the club.
+        RECORDER = "recorder", pgettext_lazy("club role", "Recorder")
+        # Reads the club's games, players and statistics.
+        MEMBER = "member", pgettext_lazy("club role", "Member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.role} of {self.club_id}"
+
+
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def open(self) -> InvitationQuerySet:
+        """The invitations that can still be taken: not used, not revoked, not expired."""
+        return self.filter(
+            used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
+
+
+class Invitation(models.Model):
+    """A single-use link into a club with a role, made by an admin. The token is the link's
+    secret (192 random bits); a used, revoked or expired link answers like one that never
+    existed."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(
+        max_length=16, choices=Membership.Role.choices, default=Membership.Role.MEMBER
+    )
+    created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
-        related_name="player",
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["club", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invitation to {self.club_id} as {self.role}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("web:invitation", args=[self.token])
+
+
+class Player(models.Model):
+    """A person who plays, in one club's roster; may be linked to the member account that is
+    that person."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(max_length=MAX_NAME_LENGTH)
+    # Logs name players; two people called "ada" and "Ada" would be one in a log. Folding can
+    # lengthen a name ("ß" is "ss"): room for the most it can (games.names). Unique per club.
+    name_key = models.CharField(max_length=KEY_GROWTH * MAX_NAME_LENGTH, editable=False)
+    # The member account that is this person: one player per account in each club.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -60,6 +160,10 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_per_club"),
+            models.UniqueConstraint(fields=["club", "user"], name="player_account_per_club"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -118,6 +222,7 @@ class Game(models.Model):
         ROUNDS = "rounds", pgettext_lazy("game mode", "Entry by entry")
         SCOREPAD = "scorepad", pgettext_lazy("game mode", "Final sheet only")
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="games")
     game_type = models.CharField(max_length=32)
     edition = models.ForeignKey(
         Edition, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
@@ -147,6 +252,7 @@ class Game(models.Model):
         ordering = ["-played_on", "-id"]
         indexes = [
             models.Index(fields=["played_on", "id"]),
+            models.Index(fields=["club", "played_on", "id"]),
             models.Index(fields=["status"]),
             models.Index(fields=["game_type", "player_count"]),
         ]

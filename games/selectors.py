@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 
-from games import adapters
-from games.models import Edition, Game, GameEvent, GameShare, Player, Round, Seat
+from games import access, adapters
+from games.models import Club, Edition, Game, GameEvent, GameShare, Membership, Player, Round, Seat
 from games.plugins import plugins
 
 KNOWN_PLAYERS_SHOWN = 500
@@ -21,7 +21,7 @@ def _seats() -> Prefetch[Seat]:
 def game_list() -> QuerySet[Game]:
     # Winners come from the seats' ranks, so the large JSON columns are not read.
     return (
-        Game.objects.select_related("edition", "owner")
+        Game.objects.select_related("club", "edition", "owner")
         .defer("result", "setup", "sheet", "finish", "edition__data")
         .prefetch_related(_seats())
         .order_by("-played_on", "-id")
@@ -30,30 +30,44 @@ def game_list() -> QuerySet[Game]:
 
 def game_detail_queryset() -> QuerySet[Game]:
     return (
-        Game.objects.select_related("edition", "owner")
+        Game.objects.select_related("club", "edition", "owner")
         .defer("edition__data")
         .prefetch_related(_seats(), Prefetch("rounds", queryset=Round.objects.order_by("number")))
     )
 
 
 def game_for_write() -> QuerySet[Game]:
-    """Enough of a game to check who may change it."""
-    return Game.objects.only("id", "owner_id")
+    """Enough of a game to check who may change it, and to pick its shapes."""
+    return Game.objects.only("id", "club_id", "owner_id", "game_type")
 
 
-def player_id_of(user: Any) -> int | None:
-    return Player.objects.filter(user=user).values_list("id", flat=True).first()
+def player_id_of(user: Any, club_id: int | None = None) -> int | None:
+    """The player linked to the account: in ``club_id``, or in its first club."""
+    players = Player.objects.filter(user=user)
+    if club_id is not None:
+        players = players.filter(club_id=club_id)
+    return players.order_by("club_id").values_list("id", flat=True).first()
+
+
+def clubs_of(user: Any) -> list[dict[str, Any]]:
+    """The user's clubs, by name, with their role in each (staff: only their memberships)."""
+    return [
+        {"slug": m.club.slug, "name": m.club.name, "role": m.role}
+        for m in Membership.objects.filter(user=user)
+        .select_related("club")
+        .order_by("club__name", "club_id")
+    ]
 
 
 # --- Reads for the web scorepad ------------------------------------------------------------
 
 
-def games_in_progress() -> QuerySet[Game]:
-    return game_list().filter(status=Game.Status.IN_PROGRESS)
+def games_in_progress(club: Club) -> QuerySet[Game]:
+    return game_list().filter(club=club, status=Game.Status.IN_PROGRESS)
 
 
-def games_finished() -> QuerySet[Game]:
-    return game_list().filter(status=Game.Status.FINISHED)
+def games_finished(club: Club) -> QuerySet[Game]:
+    return game_list().filter(club=club, status=Game.Status.FINISHED)
 
 
 def games_of_player(player_id: int) -> QuerySet[Game]:
@@ -61,23 +75,26 @@ def games_of_player(player_id: int) -> QuerySet[Game]:
     return game_list().filter(seats__player_id=player_id)
 
 
-def known_player_names() -> list[str]:
-    """Names offered as one types a player's name."""
+def known_player_names(club: Club) -> list[str]:
+    """Names offered as one types a player's name: the club's roster."""
     return list(
-        Player.objects.order_by("name").values_list("name", flat=True)[:KNOWN_PLAYERS_SHOWN]
+        Player.objects.filter(club=club)
+        .order_by("name")
+        .values_list("name", flat=True)[:KNOWN_PLAYERS_SHOWN]
     )
 
 
-def players_matching(query: str) -> QuerySet[Player]:
-    """Players by name, with their number of games."""
-    players = Player.objects.annotate(games=Count("seats")).order_by("name")
+def players_matching(club: Club, query: str) -> QuerySet[Player]:
+    """The club's players by name, with their number of games."""
+    players = Player.objects.filter(club=club).annotate(games=Count("seats")).order_by("name")
     if query:
         players = players.filter(name__icontains=query)
     return players[:PLAYERS_LISTED]
 
 
-def player_or_none(pk: int) -> Player | None:
-    return Player.objects.filter(pk=pk).first()
+def player_or_none(user: Any, pk: int) -> Player | None:
+    """The player ``pk`` if one of the user's clubs has them."""
+    return access.players(user).filter(pk=pk).first()
 
 
 def player_game_types(player: Player) -> list[str]:

@@ -23,6 +23,7 @@ from games.models import (
     MAX_ENTRIES,
     MAX_LOCATION_LENGTH,
     MAX_NOTES_LENGTH,
+    Club,
     Edition,
     Game,
     GameEvent,
@@ -55,33 +56,43 @@ def _player_exists(name: str) -> GameConflict:
     )
 
 
-def player_create(*, name: str, created_by: AbstractBaseUser | None, user: Any = None) -> Player:
+def player_create(
+    *, club: Club, name: str, created_by: AbstractBaseUser | None, user: Any = None
+) -> Player:
+    """A new player in ``club``'s roster. Raises ``GameConflict`` (player_exists) for a name
+    the club's roster has (another club's players are no concern of this one)."""
     name = clean_name(name)
-    if Player.objects.filter(name_key=name_key(name)).exists():
+    if Player.objects.filter(club=club, name_key=name_key(name)).exists():
         raise _player_exists(name)
     try:
         with transaction.atomic():
-            return Player.objects.create(name=name, created_by=created_by, user=user)
+            return Player.objects.create(club=club, name=name, created_by=created_by, user=user)
     except IntegrityError as exc:  # a concurrent create of the same name
         raise _player_exists(name) from exc
 
 
 def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = None) -> Player:
     """Rename a player. Raises ``GameConflict`` (player_exists) for a name another player has
-    (told apart by ``name_key``: case and Unicode forms folded), and ``Forbidden``
-    (player_in_others_games) when ``by`` is not staff and the player sits in a game ``by`` does
-    not own: a name in other people's records is theirs too."""
+    in the club (told apart by ``name_key``: case and Unicode forms folded), and ``Forbidden``
+    (player_in_others_games) when ``by`` is no admin of the club and the player sits in a game
+    ``by`` did not create: a name in other people's records is theirs too."""
+    from games import access  # access reads the models this module writes
+
     name = clean_name(name)
     if (
         by is not None
-        and not by.is_staff
+        and not access.may(by, player.club_id, access.Can.ADMIN)
         and Seat.objects.filter(player=player).exclude(game__owner=by).exists()
     ):
         raise Forbidden(
             "player_in_others_games",
-            _("this player sits in games other users recorded: only staff rename them"),
+            _("this player sits in games others recorded: only the club's admins rename them"),
         )
-    if Player.objects.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
+    if (
+        Player.objects.filter(club_id=player.club_id, name_key=name_key(name))
+        .exclude(pk=player.pk)
+        .exists()
+    ):
         raise _player_exists(name)
     player.name = name
     try:
@@ -208,33 +219,38 @@ def edition_default(game_type: str) -> Edition | None:
     return found
 
 
-def _players_by_name(names: Sequence[str], created_by: AbstractBaseUser | None) -> list[Player]:
-    """The players with these names (already ``clean_name``d), creating the ones not met
-    before (told apart by ``name_key``: case and Unicode forms folded)."""
+def _players_by_name(
+    club: Club, names: Sequence[str], created_by: AbstractBaseUser | None
+) -> list[Player]:
+    """The players of ``club`` with these names (already ``clean_name``d), creating the ones
+    not met before (told apart by ``name_key``: case and Unicode forms folded)."""
     keys = [name_key(n) for n in names]
     wanted = dict(zip(keys, names, strict=True))
-    found = {p.name_key: p for p in Player.objects.filter(name_key__in=list(wanted))}
+    roster = Player.objects.filter(club=club)
+    found = {p.name_key: p for p in roster.filter(name_key__in=list(wanted))}
     missing = [
-        Player(name=wanted[k], name_key=k, created_by=created_by) for k in wanted if k not in found
+        Player(club=club, name=wanted[k], name_key=k, created_by=created_by)
+        for k in wanted
+        if k not in found
     ]
     if missing:
         # Another request may create the same names meanwhile: keep theirs, then read back.
         Player.objects.bulk_create(missing, ignore_conflicts=True)
         found.update(
-            (p.name_key, p)
-            for p in Player.objects.filter(name_key__in=[p.name_key for p in missing])
+            (p.name_key, p) for p in roster.filter(name_key__in=[p.name_key for p in missing])
         )
     return [found[k] for k in keys]
 
 
 def players_resolve(
-    refs: Sequence[int | str], *, created_by: AbstractBaseUser | None
+    refs: Sequence[int | str], *, club: Club, created_by: AbstractBaseUser | None
 ) -> list[Player]:
-    """Players by id, or by name (a new name creates a player), in the order given."""
+    """Players of ``club`` by id, or by name (a new name creates a player), in the order
+    given. Another club's player id is unknown here, like one that does not exist."""
     ids = [r for r in refs if isinstance(r, int)]
-    by_id = Player.objects.in_bulk(ids)
+    by_id = Player.objects.filter(club=club).in_bulk(ids)
     names = [clean_name(r, seat=seat) for seat, r in enumerate(refs) if isinstance(r, str)]
-    by_name = iter(_players_by_name(names, created_by)) if names else iter(())
+    by_name = iter(_players_by_name(club, names, created_by)) if names else iter(())
     players = []
     for seat, ref in enumerate(refs):
         if isinstance(ref, int):
@@ -262,6 +278,7 @@ def _check_distinct(players: Sequence[Player]) -> None:
 
 def game_create(
     *,
+    club: Club,
     owner: AbstractBaseUser,
     players: Sequence[Player],
     first_player: int,
@@ -275,16 +292,18 @@ def game_create(
     notes: str = "",
     by: AbstractBaseUser | None = None,
 ) -> Game:
-    """A game in progress with no entry yet; ``edition`` defaults to the game's default one;
-    ``by``, who created it, defaults to ``owner``. Raises ``LogError`` for an impossible header
-    (the engine checks it)."""
+    """A game of ``club`` in progress with no entry yet (its players are the club's);
+    ``edition`` defaults to the game's default one; ``by``, who created it, defaults to
+    ``owner``. Raises ``LogError`` for an impossible header (the engine checks it)."""
     info = _game_info(game_type)
     _check_distinct(players)
+    _check_club(club, players)
     header = _clean_header(
         info, {"teams": teams, **{k: (setup or {}).get(k) for k in info.setup_keys}}
     )
     location, notes = _clean_notes(location, notes)
     game = Game(
+        club=club,
         game_type=game_type,
         edition=_edition_for(info, edition),
         variant=variant or (info.default_variant or ""),
@@ -307,6 +326,15 @@ def game_create(
         Seat.objects.bulk_create(seats)
         _event(game, GameEvent.Action.CREATED, by or owner).save()
     return game
+
+
+def _check_club(club: Club, players: Sequence[Player]) -> None:
+    for seat, player in enumerate(players):
+        if player.club_id != club.pk:
+            # Not the player's name: it is another club's.
+            raise RecordError(
+                "unknown_player", _("there is no player %(id)s") % {"id": player.pk}, seat=seat
+            )
 
 
 def _no_editions(info: GameInfo) -> RecordError:
@@ -353,6 +381,7 @@ def _seats_for(game: Game, players: Sequence[Player]) -> list[Seat]:
 
 def scorepad_game_create(
     *,
+    club: Club,
     owner: AbstractBaseUser,
     players: Sequence[Player],
     game_type: str,
@@ -374,12 +403,14 @@ def scorepad_game_create(
             "no_scorepad", _("%(game)s games are recorded entry by entry") % {"game": info.label}
         )
     _check_distinct(players)
+    _check_club(club, players)
     header = _clean_header(info, {"teams": teams, **({} if finish is None else finish)})
     teams = header.pop("teams")
     finish = header if finish is not None else None
     sheet = stored_json.clean(sheet, path=info.sheet_key)
     location, notes = _clean_notes(location, notes)
     game = Game(
+        club=club,
         game_type=game_type,
         edition=_edition_for(info, edition),
         owner=owner,
@@ -677,21 +708,25 @@ def share_revoke(*, game: Game, token: str) -> bool:
     return stopped > 0
 
 
-def game_import(*, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
-    """Create one game per log document: finished when the log is complete, else in progress.
-    All or nothing: an impossible document stores nothing, and the ``RecordError`` says which
-    document (``index``) broke."""
+def game_import(
+    *, club: Club, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]
+) -> list[Game]:
+    """Create one game of ``club`` per log document: finished when the log is complete, else
+    in progress. All or nothing: an impossible document stores nothing, and the
+    ``RecordError`` says which document (``index``) broke."""
     with collector_paused():
-        return _import_all(owner, documents)
+        return _import_all(club, owner, documents)
 
 
-def _import_all(owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) -> list[Game]:
+def _import_all(
+    club: Club, owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]
+) -> list[Game]:
     editions = EditionCache()
     planned = []
     entries = 0
     for index, doc in enumerate(documents):
         try:
-            plan = import_plan(owner=owner, document=doc, editions=editions)
+            plan = import_plan(club=club, owner=owner, document=doc, editions=editions)
         except LogError as exc:
             # i18n: engine message
             raise RecordError(
@@ -710,7 +745,7 @@ def _import_all(owner: AbstractBaseUser, documents: Sequence[dict[str, Any]]) ->
             )
         planned.append(plan)
     with transaction.atomic():
-        return import_store(owner=owner, planned=planned)
+        return import_store(club=club, owner=owner, planned=planned)
 
 
 PlannedGame = tuple[Game, list[str], list[dict[str, Any]]]
@@ -744,9 +779,12 @@ def log_document_clean(document: Any) -> dict[str, Any]:
     return cleaned
 
 
-def import_store(*, owner: AbstractBaseUser, planned: Sequence[PlannedGame]) -> list[Game]:
-    """Store games checked by ``import_plan``. The caller holds the transaction."""
-    players = _players_by_name([n for _, names, _ in planned for n in names], owner)
+def import_store(
+    *, club: Club, owner: AbstractBaseUser, planned: Sequence[PlannedGame]
+) -> list[Game]:
+    """Store games of ``club`` checked by ``import_plan``. The caller holds the
+    transaction."""
+    players = _players_by_name(club, [n for _, names, _ in planned for n in names], owner)
     games = Game.objects.bulk_create([g for g, _, _ in planned])
     seats: list[Seat] = []
     rounds: list[Round] = []
@@ -782,7 +820,7 @@ class EditionCache:
 
 
 def import_plan(
-    *, owner: AbstractBaseUser, document: dict[str, Any], editions: EditionCache
+    *, club: Club, owner: AbstractBaseUser, document: dict[str, Any], editions: EditionCache
 ) -> PlannedGame:
     """Replay one log document of any game (its engine chosen by ``format``) into an unsaved
     game. Raises ``LogError`` for an impossible document, ``RecordError`` for one the records
@@ -815,6 +853,7 @@ def import_plan(
     played_on = _date_or_none(doc.get("played_on"))
     finish = {k: doc[k] for k in info.finish_keys if doc.get(k) is not None}
     game = Game(
+        club=club,
         game_type=engine.game_id,
         edition=edition,
         variant=(doc.get("variant") or info.default_variant or "") if info.variants else "",

@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "games.web.context.game_menu",
+                "games.web.clubs.club_menu",
             ],
         },
     },
@@ -143,8 +144,6 @@ LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:home"
 LOGOUT_REDIRECT_URL = "web:login"
 
-# Anonymous clients read only when this is on; they never write.
-POTDEVIN_PUBLIC_READS = env_bool(ENV, "POTDEVIN_PUBLIC_READS", default=False)
 # Largest JSON body accepted (an import of many logs is the largest honest request).
 POTDEVIN_MAX_BODY_BYTES = int(ENV.get("POTDEVIN_MAX_BODY_BYTES", 8 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = POTDEVIN_MAX_BODY_BYTES
@@ -168,6 +167,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "writes": ENV.get("POTDEVIN_THROTTLE_WRITES", "600/min"),
         "signin": ENV.get("POTDEVIN_THROTTLE_SIGNIN", "20/min"),
+        "invitations": ENV.get("POTDEVIN_THROTTLE_INVITATIONS", "20/min"),
     },
     "EXCEPTION_HANDLER": "potdevin_site.exceptions.api_exception_handler",
 }
@@ -192,6 +192,8 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "JobStatusEnum": "scoring.models.jobs.Job.Status",
         "GameEventActionEnum": "games.models.GameEvent.Action",
+        "ClubRoleEnum": "games.models.Membership.Role",
+        "InvitedRoleEnum": "games.clubs.INVITABLE_CHOICES",
         # Complots' actions keep the name they had before the history's `action` came.
         "ActionEnum": "scoring.engine.complots.rules.ACTION_NAMES",
     },

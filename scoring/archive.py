@@ -1,30 +1,34 @@
 r"""Backup and restore: every record in one JSON Lines archive, written and read as a stream.
 
 ``archive_write`` writes one JSON object per line, in an order a restore can follow (users,
-players, editions, games with their seats and entries, the games' histories (deleted games'
-included), jobs with their keys, items and inputs),
-reading the games a chunk at a time, so an archive of 100,000 games never holds them all in
-memory. ``archive_restore`` reads it back into an empty database with every id kept (a job's
-keys name game ids), then rebuilds the statistics and ratings, which are derived from the
-games and so are not archived.
+clubs, their memberships and invitations, players, editions, games with their seats and
+entries, the games' histories (deleted games' included), jobs with their keys, items and
+inputs), reading the games a chunk at a time, so an archive of 100,000 games never holds them
+all in memory. ``archive_restore`` reads it back into an empty database with every id kept (a job's
+keys name game ids; a player, a game, a job name their club's), then rebuilds the statistics
+and ratings, which are derived from the games and so are not archived.
 
 The archive, line by line (each line ends with a newline, ``\n``)::
 
     {"archive": "potdevin-archive/1", "written_at": "2025-01-31T02:00:00+00:00"}
-    {"kind": "user", ...}          every user, then every player, edition, game, event and job
-    ...
+    {"kind": "user", ...}          every user, then every club, membership, invitation,
+    ...                            player, edition, game, event and job
     {"trailer": "potdevin-archive/1",
-     "counts": {"user": 3, "player": 40, "edition": 2, "game": 1200, "event": 9000,
-                "job": 1},
+     "counts": {"user": 3, "club": 2, "membership": 4, "invitation": 1, "player": 40,
+                "edition": 2, "game": 1200, "event": 9000, "job": 1},
      "sha256": "<hex>"}
 
 The trailer, on one line and always last, counts the records of each kind (every kind
-appears, 0 included; an archive written before histories were kept counts no event) and holds
-the SHA-256 digest of every byte of the archive before the trailer line (the header and every
-record line, newlines included). An archive whose trailer
-is missing (an export that stopped, a file cut short), whose counts differ from the records
-read or whose digest differs from the bytes read is refused whole: the restore writes its
-rows inside one transaction and checks the trailer before it commits.
+appears, 0 included; an archive written before histories were kept counts no event, one
+written before clubs no club, membership or invitation) and holds the SHA-256 digest of every
+byte of the archive before the trailer line (the header and every record line, newlines
+included). An archive whose trailer is missing (an export that stopped, a file cut short),
+whose counts differ from the records read or whose digest differs from the bytes read is
+refused whole: the restore writes its rows inside one transaction and checks the trailer
+before it commits.
+
+An archive written before clubs restores into one club, as ``games`` migration 0011 made it:
+every account a member, staff its owners, whoever created a game or a player a recorder.
 
 Every line is JSON that ``json.loads`` reads back to the very value stored: orjson writes it
 when it can, and the standard library's ``json`` (ASCII only: a lone surrogate such as
@@ -52,10 +56,13 @@ from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Model, Prefetch
 
 from games.models import (
+    Club,
     Edition,
     Game,
     GameEvent,
     GameShare,
+    Invitation,
+    Membership,
     Player,
     Round,
     Seat,
@@ -68,7 +75,11 @@ from scoring.models import Job, JobInput, JobItem, JobKeys
 
 ARCHIVE_FORMAT = "potdevin-archive/1"
 # The records, in the archive's order.
-KINDS = ("user", "player", "edition", "game", "event", "job")
+KINDS = ("user", "club", "membership", "invitation", "player", "edition", "game", "event", "job")
+# The kinds an older archive's trailer may not count: it was written before they existed.
+LATER_KINDS = ("club", "membership", "invitation", "event")
+# The club ``games`` migration 0011 puts everything stored before clubs into.
+FIRST_CLUB = {"name": "Club", "slug": "club"}
 CHUNK = 500  # games read (or rows written) at a time
 
 
@@ -101,10 +112,12 @@ def _records() -> Iterator[dict[str, Any]]:
             "date_joined": _when(user.date_joined),
             "language": languages.get(user.pk, ""),  # the pages' language ("": the browser's)
         }
+    yield from _clubs(names)
     for p in Player.objects.order_by("id"):
         yield {
             "kind": "player",
             "id": p.pk,
+            "club": p.club_id,
             "name": p.name,
             "user": names.get(p.user_id) if p.user_id else None,
             "created_by": names.get(p.created_by_id) if p.created_by_id else None,
@@ -126,6 +139,43 @@ def _records() -> Iterator[dict[str, Any]]:
     yield from _jobs(names)
 
 
+def _clubs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
+    """Clubs, then memberships and invitations, which name them (by id) and users (by name).
+    Invitation tokens are secrets, archived as users' password hashes are."""
+    for club in Club.objects.order_by("id"):
+        yield {
+            "kind": "club",
+            "id": club.pk,
+            "name": club.name,
+            "slug": club.slug,
+            "public_results": club.public_results,
+            "created_at": _when(club.created_at),
+        }
+    for m in Membership.objects.order_by("id").iterator(CHUNK):
+        yield {
+            "kind": "membership",
+            "id": m.pk,
+            "club": m.club_id,
+            "user": names[m.user_id],
+            "role": m.role,
+            "joined_at": _when(m.joined_at),
+        }
+    for i in Invitation.objects.order_by("id").iterator(CHUNK):
+        yield {
+            "kind": "invitation",
+            "id": i.pk,
+            "club": i.club_id,
+            "token": i.token,
+            "role": i.role,
+            "created_by": names.get(i.created_by_id) if i.created_by_id else None,
+            "created_at": _when(i.created_at),
+            "expires_at": _when(i.expires_at),
+            "revoked_at": _when(i.revoked_at),
+            "used_at": _when(i.used_at),
+            "used_by": names.get(i.used_by_id) if i.used_by_id else None,
+        }
+
+
 def _games(names: dict[int, str]) -> Iterator[dict[str, Any]]:
     ids = list(Game.objects.order_by("id").values_list("id", flat=True))
     for at in range(0, len(ids), CHUNK):
@@ -143,6 +193,7 @@ def _games(names: dict[int, str]) -> Iterator[dict[str, Any]]:
             yield {
                 "kind": "game",
                 "id": g.pk,
+                "club": g.club_id,
                 "game_type": g.game_type,
                 "edition": g.edition.key if g.edition else None,
                 "variant": g.variant,
@@ -213,6 +264,7 @@ def _jobs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
             "kind": "job",
             "id": job.pk,
             "job_kind": job.kind,
+            "club": job.club_id,  # None: a re-score of every club's games
             "status": job.status,
             "params": job.params,
             "total": job.total,
@@ -400,7 +452,7 @@ class _Reader:
             )
         counts = trailer.get("counts")
         if isinstance(counts, dict):
-            counts = {"event": 0, **counts}  # written before histories were kept
+            counts = dict.fromkeys(LATER_KINDS, 0) | counts  # written before they existed
         if counts != self.counts:
             raise ArchiveError(
                 f"the trailer counts {trailer.get('counts')} but the archive holds "
@@ -410,6 +462,11 @@ class _Reader:
             raise ArchiveError(
                 "the archive's checksum does not match its trailer's: it was altered or damaged"
             )
+
+    @property
+    def written_before_clubs(self) -> bool:
+        """Whether the trailer (checked by ``finish``) counts no club: an older archive."""
+        return self._trailer is not None and "club" not in self._trailer["counts"]
 
 
 class _Batches:
@@ -432,16 +489,73 @@ class _Batches:
 
 
 def _require_empty() -> None:
-    if (
-        Game.objects.exists()
-        or GameEvent.objects.exists()
-        or Player.objects.exists()
-        or Job.objects.exists()
-    ):
+    """Refuse a database holding records; then delete its clubs, all empty (`migrate` makes
+    one), so that the archive's clubs keep their ids."""
+    held = (Game, GameEvent, Player, Job, Membership, Invitation)
+    if any(model.objects.exists() for model in held):
         raise ArchiveError(
-            "the database already holds games, histories, players or jobs: restore into an "
-            "empty one (after `migrate`)"
+            "the database already holds games, histories, players, jobs or club members: "
+            "restore into an empty one (after `migrate`)"
         )
+    Club.objects.all().delete()
+
+
+class _Clubs:
+    """The clubs restored, so that a record naming another is refused (the database would
+    only tell at the commit). An archive written before clubs names none: its records go into
+    one club, made when first needed."""
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+        self.single: Club | None = None
+
+    def restore(self, record: dict[str, Any]) -> None:
+        club = Club.objects.create(
+            pk=record["id"],
+            name=record["name"],
+            slug=record["slug"],
+            public_results=record["public_results"],
+            created_at=_time(record["created_at"]),
+        )
+        self.ids.add(club.pk)
+
+    def the_single_one(self) -> Club:
+        if self.single is None:
+            self.single = Club.objects.create(**FIRST_CLUB)
+        return self.single
+
+    def of(self, record: dict[str, Any]) -> int:
+        """The id of the club ``record`` names (the single club's if it names none)."""
+        if "club" not in record:  # written before clubs
+            if self.ids:
+                raise ValueError(f"{_named(record)} names no club, though the archive has clubs")
+            return self.the_single_one().pk
+        club = record["club"]
+        if club not in self.ids:
+            raise ValueError(f"{_named(record)} names club {club!r}, which the archive lacks")
+        return club
+
+
+def _into_one_club(club: Club) -> None:
+    """Every account a member of ``club``, as ``games`` migration 0011 made them: staff and
+    superusers owners, whoever created a game or a player a recorder."""
+    recorders = set(Game.objects.values_list("owner_id", flat=True))
+    recorders |= set(Player.objects.exclude(created_by=None).values_list("created_by", flat=True))
+    users = get_user_model().objects.values_list("id", "is_staff", "is_superuser")
+    Membership.objects.bulk_create(
+        Membership(
+            club=club,
+            user_id=user_id,
+            role=(
+                Membership.Role.OWNER
+                if staff or superuser
+                else Membership.Role.RECORDER
+                if user_id in recorders
+                else Membership.Role.MEMBER
+            ),
+        )
+        for user_id, staff, superuser in users.iterator()
+    )
 
 
 @contextmanager
@@ -491,12 +605,14 @@ def _by_name(users: dict[str, Any], name: str | None) -> Any:
 
 def _game(
     batches: _Batches,
+    clubs: _Clubs,
     users: dict[str, Any],
     editions: dict[tuple[str, str], Edition],
     record: dict[str, Any],
 ) -> None:
     game = Game(
         pk=record["id"],
+        club_id=clubs.of(record),
         game_type=record["game_type"],
         edition=editions[(record["game_type"], record["edition"])] if record["edition"] else None,
         variant=record["variant"],
@@ -551,10 +667,15 @@ def _game(
         )
 
 
-def _job(users: dict[str, Any], record: dict[str, Any]) -> None:
+def _job(clubs: _Clubs, users: dict[str, Any], record: dict[str, Any]) -> None:
+    if "club" in record:
+        club = None if record["club"] is None else clubs.of(record)
+    else:  # written before clubs: an import went into the single club, a re-score is everyone's
+        club = clubs.of(record) if record["job_kind"] == Job.Kind.IMPORT else None
     job = Job.objects.create(
         pk=record["id"],
         kind=record["job_kind"],
+        club_id=club,
         status=record["status"],
         params=record["params"],
         total=record["total"],
@@ -585,7 +706,21 @@ def _job(users: dict[str, Any], record: dict[str, Any]) -> None:
 
 def _reset_sequences() -> None:
     """Rows inserted with their ids leave PostgreSQL's id sequences behind: move them on."""
-    models = [Player, Edition, Game, Seat, Round, Job, JobKeys, JobItem, JobInput, get_user_model()]
+    models = [
+        Club,
+        Membership,
+        Invitation,
+        Player,
+        Edition,
+        Game,
+        Seat,
+        Round,
+        Job,
+        JobKeys,
+        JobItem,
+        JobInput,
+        get_user_model(),
+    ]
     statements = connection.ops.sequence_reset_sql(no_style(), models)
     with connection.cursor() as cursor:
         for sql in statements:
@@ -627,15 +762,44 @@ def archive_restore(source: Iterable[bytes]) -> dict[str, int]:
             Edition.objects.all().delete()
             users: dict[str, Any] = {u.get_username(): u for u in User.objects.all()}
             editions: dict[tuple[str, str], Edition] = {}
+            clubs = _Clubs()
             batches = _Batches()
             for record in reader.records():
                 kind = record["kind"]
                 if kind == "user":
                     users[record["username"]] = _user(User, users, record)
+                elif kind == "club":
+                    clubs.restore(record)
+                elif kind == "membership":
+                    batches.add(
+                        Membership(
+                            pk=record["id"],
+                            club_id=clubs.of(record),
+                            user=users[record["user"]],
+                            role=record["role"],
+                            joined_at=_time(record["joined_at"]),
+                        )
+                    )
+                elif kind == "invitation":
+                    batches.add(
+                        Invitation(
+                            pk=record["id"],
+                            club_id=clubs.of(record),
+                            token=record["token"],
+                            role=record["role"],
+                            created_by=_by_name(users, record["created_by"]),
+                            created_at=_time(record["created_at"]),
+                            expires_at=_time(record["expires_at"]),
+                            revoked_at=_time(record["revoked_at"]),
+                            used_at=_time(record["used_at"]),
+                            used_by=_by_name(users, record["used_by"]),
+                        )
+                    )
                 elif kind == "player":
                     batches.add(
                         Player(
                             pk=record["id"],
+                            club_id=clubs.of(record),
                             name=record["name"],
                             # save() sets it; bulk_create does not
                             name_key=name_key(record["name"]),
@@ -657,7 +821,7 @@ def archive_restore(source: Iterable[bytes]) -> dict[str, int]:
                     editions[(edition.game_type, edition.key)] = edition
                 elif kind == "game":
                     batches.flush(Player)
-                    _game(batches, users, editions, record)
+                    _game(batches, clubs, users, editions, record)
                 elif kind == "event":
                     batches.add(
                         GameEvent(
@@ -671,9 +835,13 @@ def archive_restore(source: Iterable[bytes]) -> dict[str, int]:
                     )
                 else:  # a job
                     batches.flush()
-                    _job(users, record)
+                    _job(clubs, users, record)
             batches.flush()
             reader.finish()  # raising here rolls every row back
+            if reader.written_before_clubs:
+                _into_one_club(clubs.the_single_one())
+            elif clubs.single is not None:
+                raise ValueError("a record names no club, though the archive counts clubs")
             _reset_sequences()
     except (KeyError, TypeError, ValueError, AttributeError, IntegrityError, DataError) as exc:
         raise ArchiveError(

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.models import Player
+from games.models import Club, Player
 from scoring.models import HeadToHead, PlayerStats, Rating, RatingHistory
 from scoring.models.stats import (
     BUCKET_ALL,
@@ -136,11 +136,14 @@ def player_stats(*, player: Player, game_type: str = DEFAULT_GAME_TYPE) -> dict[
 
 
 def leaderboard(
-    *, game_type: str = DEFAULT_GAME_TYPE, min_games: int = 0
+    *, club: Club, game_type: str = DEFAULT_GAME_TYPE, min_games: int = 0
 ) -> QuerySet[Rating, dict[str, Any]]:
-    """Players rated at ``game_type``, the best ordinal (mu - 3 sigma) first; rows for
-    ``leaderboard_entries``."""
-    ratings = Rating.objects.filter(game_type=game_type).order_by("-ordinal", "player_id")
+    """The club's players rated at ``game_type``, the best ordinal (mu - 3 sigma) first; rows
+    for ``leaderboard_entries``. A rating is within one club: a club's games seat only its own
+    players, so each series only ever meets the club's players."""
+    ratings = Rating.objects.filter(game_type=game_type, player__club=club).order_by(
+        "-ordinal", "player_id"
+    )
     if min_games > 0:
         ratings = ratings.filter(games__gte=min_games)
     return ratings.values(

@@ -6,10 +6,30 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from games.models import Club, Membership
+
 PASSWORD = "a-long-test-password-42"
 
 
-def make_user(username: str, *, is_staff: bool = False) -> Any:
-    return get_user_model().objects.create_user(
+def first_club() -> Club:
+    """The club every database has from its migrations (``games/migrations/0011``), made
+    again after a transactional test's flush took it."""
+    club = Club.objects.order_by("id").first()
+    return club or Club.objects.create(name="Club", slug="club")
+
+
+def make_user(
+    username: str,
+    *,
+    is_staff: bool = False,
+    club: Club | None = None,
+    role: str | None = Membership.Role.RECORDER,
+) -> Any:
+    """A user with ``role`` in ``club`` (default: a recorder of the first club, as every
+    account was before clubs; ``role=None``: in no club)."""
+    user = get_user_model().objects.create_user(
         username=username, password=PASSWORD, is_staff=is_staff
     )
+    if role is not None:
+        Membership.objects.create(club=club or first_club(), user=user, role=role)
+    return user

@@ -136,7 +136,8 @@ def user(db: None) -> Any:
 
 @pytest.fixture
 def other_user(db: None) -> Any:
-    return make_user("bob")
+    """Reads the club's games (a member) but records none of them."""
+    return make_user("bob", role="member")
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from games.models import (
     Game,
     GameEvent,
     GameShare,
+    Membership,
     Player,
     Seat,
 )
@@ -203,19 +204,49 @@ class ErrorSerializer(serializers.Serializer):
     )
 
 
+class MyClubSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     is_staff = serializers.BooleanField()
-    player = serializers.IntegerField(allow_null=True, help_text="The linked player's id.")
+    player = serializers.IntegerField(
+        allow_null=True, help_text="The linked player's id (in the first of your clubs)."
+    )
+    clubs = MyClubSerializer(many=True, help_text="Your clubs, with your role in each.")
+
+
+CLUB_QUERY = OpenApiParameter(
+    "club",
+    {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$", "maxLength": 50},
+    OpenApiParameter.QUERY,
+    description="The club the logs go into (its slug). Left out: your only club where you may "
+    "record (400 `club_required` when you have several).",
+)
+
+
+def club_field(*, write_only: bool = True) -> serializers.Field:
+    """A new record's club: its slug, left out for your only club where you may record."""
+    return serializers.SlugField(
+        max_length=50,
+        required=False,
+        write_only=write_only,
+        help_text="The club's slug (`/api/clubs/`). Left out: your only club where you may "
+        "record (400 `club_required` when you have several).",
+    )
 
 
 class PlayerSerializer(serializers.ModelSerializer):
     user = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)  # no account: null
+    club = club_field(write_only=False)  # shown; taken on create only (a player stays put)
 
     class Meta:
         model = Player
-        fields = ["id", "name", "user", "created_at"]
+        fields = ["id", "club", "name", "user", "created_at"]
         read_only_fields = ["id", "user", "created_at"]
         extra_kwargs = {
             # Uniqueness is the service's (409); blank, spaces and length are games.names' rule.
@@ -234,6 +265,11 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     def validate_name(self, value: str) -> str:
         return _player_name(value)
+
+    def to_representation(self, player: Player) -> dict[str, Any]:
+        body: dict[str, Any] = super().to_representation(player)
+        body["club"] = player.club.slug
+        return body
 
 
 def _player_name(value: str) -> str:
@@ -422,6 +458,7 @@ class GameListSerializer(serializers.ModelSerializer):
         help_text="Whether the edition was checked against the printed material: scores from "
         "an unverified one may change once it is corrected. Null for a game without editions.",
     )
+    club = serializers.CharField(source="club.slug", read_only=True, help_text="The club's slug.")
     owner = serializers.CharField(source="owner.get_username", read_only=True)
     seats = SeatSerializer(many=True, read_only=True)
     winners = serializers.SerializerMethodField()
@@ -430,6 +467,7 @@ class GameListSerializer(serializers.ModelSerializer):
         model = Game
         fields = [
             "id",
+            "club",
             "game_type",
             "edition",
             "deck",
@@ -465,6 +503,7 @@ class GameListSerializer(serializers.ModelSerializer):
         edition = game.edition.key if game.edition_id is not None else None
         return {
             "id": game.pk,
+            "club": game.club.slug,
             "game_type": game.game_type,
             "edition": edition,
             "deck": edition,
@@ -589,6 +628,7 @@ class GameMetaSerializer(serializers.Serializer):
     # The game's player counts, for the schema (its engine checks them: bad_player_count).
     player_counts: Sequence[int] = ()
 
+    club = club_field()
     players = players_field()
     played_on = serializers.DateField(required=False)
     location = serializers.CharField(

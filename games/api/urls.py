@@ -1,6 +1,7 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
+from games.api.clubs import ClubViewSet, InvitationView
 from games.api.plugins import apis
 from games.api.views import (
     EditionViewSet,
@@ -13,6 +14,7 @@ from games.api.views import (
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
+router.register("clubs", ClubViewSet, basename="club")
 router.register("players", PlayerViewSet, basename="player")
 router.register("games", GameViewSet, basename="game")
 # A game's own resources (Pot de Vin: its deck versions at /api/decks/).
@@ -27,6 +29,10 @@ urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("me/", MeView.as_view(), name="me"),
     path("game-types/", GameTypesView.as_view(), name="game-types"),
+    # A token is 32 URL-safe characters; anything else is no invitation.
+    re_path(
+        r"^invitations/(?P<token>[A-Za-z0-9_-]{32})/$", InvitationView.as_view(), name="invitation"
+    ),
     path("editions/", editions, name="edition-list"),
     path("editions/<slug:game_type>/<slug:key>/", edition, name="edition-detail"),
     path("", include(router.urls)),

@@ -8,6 +8,7 @@ from typing import Any
 import django_filters
 from django.db import transaction
 from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
@@ -27,9 +28,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import access, selectors, services
 from games.api.plugins import api_for, entry_appended, examples, one_of
 from games.api.serializers import (
+    CLUB_QUERY,
     IMPORT_REQUEST_SCHEMA,
     KEY_SCHEMA,
     MAX_ENTRY_NUMBER,
@@ -54,9 +56,9 @@ from games.api.serializers import (
     log_documents,
 )
 from games.errors import RecordError
-from games.models import Edition, Game, Player
+from games.models import Club, Edition, Game, Player
 from games.plugins import game_types, plugin_for, plugins
-from potdevin_site.permissions import OwnerOrStaffWrites, StaffWrites, owner_or_staff
+from potdevin_site.permissions import ClubWrites, StaffWrites
 
 __all__ = ["errors"]  # other apps' views document their errors with it
 
@@ -93,9 +95,10 @@ GAME_TYPE_FILTER = OpenApiParameter(
 
 
 class MeView(APIView):
-    """The signed-in user, and the player linked to the account, if any."""
+    """The signed-in user, their clubs with their role in each, and the player linked to the
+    account (in its first club), if any."""
 
-    # Never public: an anonymous reader (POTDEVIN_PUBLIC_READS) has no account to show.
+    # Never public: an anonymous reader has no account to show.
     permission_classes = [IsAuthenticated]
 
     @extend_schema(operation_id="me", responses={200: MeSerializer, **errors(401)})
@@ -107,6 +110,7 @@ class MeView(APIView):
                 "username": user.get_username(),
                 "is_staff": user.is_staff,
                 "player": selectors.player_id_of(user),
+                "clubs": selectors.clubs_of(user),
             }
         )
 
@@ -176,12 +180,20 @@ class GameTypesView(APIView):
         return Response(rows)
 
 
+class PlayerFilter(django_filters.FilterSet):
+    club = django_filters.CharFilter(field_name="club__slug", label="Club slug", max_length=50)
+
+    class Meta:
+        model = Player
+        fields = {"name": ["exact", "icontains"]}
+
+
 @extend_schema_view(
     list=extend_schema(responses={200: PlayerSerializer(many=True), **errors(400, 401, 404)}),
     retrieve=extend_schema(
         parameters=[PLAYER_ID], responses={200: PlayerSerializer, **errors(401, 404)}
     ),
-    create=extend_schema(responses={201: PlayerSerializer, **errors(400, 401, 409, 413, 429)}),
+    create=extend_schema(responses={201: PlayerSerializer, **errors(400, 401, 403, 409, 413, 429)}),
     partial_update=extend_schema(
         parameters=[PLAYER_ID],
         responses={200: PlayerSerializer, **errors(400, 401, 403, 404, 409, 413, 429)},
@@ -198,21 +210,23 @@ class PlayerViewSet(
     mixins.DestroyModelMixin,
     viewsets.GenericViewSet,
 ):
-    """People who play, across games. Whoever created a player (or staff) may rename or delete
+    """The people who play in your clubs: each club's roster (`club`: its slug). A club's
+    recorders add players and rename them; the one who added a player, or an admin, deletes
     one; a player with games cannot be deleted."""
 
     serializer_class = PlayerSerializer
-    permission_classes = [*viewsets.GenericViewSet.permission_classes, OwnerOrStaffWrites]
+    permission_classes = [*viewsets.GenericViewSet.permission_classes, ClubWrites]
     owner_field = "created_by_id"
     http_method_names = ["get", "post", "patch", "delete"]
-    filterset_fields = {"name": ["exact", "icontains"]}
+    filterset_class = PlayerFilter
 
     def get_queryset(self) -> QuerySet[Player]:
-        return Player.objects.all()
+        return access.players(self.request.user).select_related("club")
 
     def perform_create(self, serializer: serializers.BaseSerializer[Player]) -> None:
+        club = access.club_for_new(self.request.user, serializer.validated_data.get("club"))
         serializer.instance = services.player_create(
-            name=serializer.validated_data["name"], created_by=self.request.user
+            club=club, name=serializer.validated_data["name"], created_by=self.request.user
         )
 
     def perform_update(self, serializer: serializers.BaseSerializer[Player]) -> None:
@@ -340,6 +354,7 @@ class EditionViewSet(
 
 
 class GameFilter(django_filters.FilterSet):
+    club = django_filters.CharFilter(field_name="club__slug", label="Club slug", max_length=50)
     game_type = django_filters.ChoiceFilter(choices=_game_type_choices)
     # Bounded: SQLite cannot even compare with an integer past 64 bits (a 500 otherwise).
     player = django_filters.NumberFilter(
@@ -434,21 +449,52 @@ class GameViewSet(
     mixins.DestroyModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Games of every type (`game_type`), recorded entry by entry (every entry checked and
-    scored by the game's rules engine) or, for a game that has one, by its final sheet
-    (scorepad mode). Only the owner (or staff) changes a game."""
+    """The games of your clubs (`club`: its slug), of every type (`game_type`), recorded entry
+    by entry (every entry checked and scored by the game's rules engine) or, for a game that
+    has one, by its final sheet (scorepad mode). A club's recorders record and change any of
+    its games; the one who created a game, or an admin, deletes it. Anyone reads the finished
+    games of a club with public results."""
 
-    permission_classes = [*viewsets.GenericViewSet.permission_classes, OwnerOrStaffWrites]
+    permission_classes = [*viewsets.GenericViewSet.permission_classes, ClubWrites]
+    public_reads = True  # what anonymous visitors may read: access.games says
     filterset_class = GameFilter
     http_method_names = ["get", "post", "patch", "put", "delete"]
 
     def get_queryset(self) -> QuerySet[Game]:
+        user = self.request.user
         if self.action == "list":
-            return selectors.game_list()
+            return access.games(user, selectors.game_list())
         if self.request.method not in ("GET", "HEAD", "OPTIONS"):
             # The services re-read it under a lock; its type picks the shapes of the body.
-            return selectors.game_for_write().only("id", "owner_id", "game_type")
-        return selectors.game_detail_queryset()
+            return access.games(user, selectors.game_for_write())
+        return access.games(user, selectors.game_detail_queryset())
+
+    def get_object(self) -> Game:
+        """The game, if the user may read it: 404 for a signed-in user alike for missing and
+        not theirs; 401 for an anonymous visitor alike for missing and not public."""
+        try:
+            game: Game = super().get_object()
+        except Http404:
+            _sign_in_first(self.request)
+            raise
+        return game
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        if not request.user.is_authenticated:
+            # Anonymous visitors list one public club's finished games, named by `club`.
+            slug = request.query_params.get("club")
+            if not access.is_public(slug):
+                _sign_in_first(request)
+        return super().list(request, *args, **kwargs)
+
+    def _member_game(self) -> Game:
+        """The game, for what only its club's members read (its history, its share links):
+        another reader of a public club's game finds nothing."""
+        game = self.get_object()
+        if not access.may(self.request.user, game.club_id, access.Can.READ):
+            _sign_in_first(self.request)
+            raise Http404
+        return game
 
     def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
         # DRF also filters in get_object(); the filters only mean something on the list.
@@ -476,7 +522,7 @@ class GameViewSet(
     @extend_schema(
         request=GAME_CREATE,
         examples=examples(lambda a: a.create_examples),
-        responses={201: GAME_DETAIL, **errors(400, 401, 413, 429)},
+        responses={201: GAME_DETAIL, **errors(400, 401, 403, 413, 429)},
     )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Start a game: `game_type` (left out: `pot-de-vin`), players in seat order, first
@@ -485,9 +531,10 @@ class GameViewSet(
         serializer = _validated(api_for(_body_game_type(request)).create, request)
         data = serializer.validated_data
         # One transaction: players created by name are not kept when the engine refuses the game.
+        club = access.club_for_new(request.user, data.get("club"))
         with transaction.atomic():
             game = services.game_create(
-                **_game_meta(request, data),
+                **_game_meta(request, data, club),
                 first_player=data["first_player"],
                 **serializer.game_args(),
             )
@@ -503,7 +550,7 @@ class GameViewSet(
     @extend_schema(
         request=GAME_SCOREPAD,
         examples=examples(lambda a: a.scorepad_examples),
-        responses={201: GAME_DETAIL, **errors(400, 401, 413, 429)},
+        responses={201: GAME_DETAIL, **errors(400, 401, 403, 413, 429)},
     )
     @action(detail=False, methods=["post"])
     def scorepad(self, request: Request) -> Response:
@@ -519,16 +566,19 @@ class GameViewSet(
                 _("%(game)s games are recorded entry by entry") % {"game": plugin.label},
             )
         serializer = _validated(shapes, request)
+        data = serializer.validated_data
+        club = access.club_for_new(request.user, data.get("club"))
         with transaction.atomic():  # as in create: a refused game keeps no new player
             game = services.scorepad_game_create(
-                **_game_meta(request, serializer.validated_data), **serializer.game_args()
+                **_game_meta(request, data, club), **serializer.game_args()
             )
         return self._detail(game, status.HTTP_201_CREATED)
 
     @extend_schema(
         operation_id="games_import",
+        parameters=[CLUB_QUERY],
         request={"application/json": IMPORT_REQUEST_SCHEMA},
-        responses={201: ImportResponseSerializer, **errors(400, 401, 413, 415, 429)},
+        responses={201: ImportResponseSerializer, **errors(400, 401, 403, 413, 415, 429)},
     )
     @action(detail=False, methods=["post"], url_path="import")
     def import_logs(self, request: Request) -> Response:
@@ -536,7 +586,8 @@ class GameViewSet(
         finished when the log is complete, in progress otherwise. All or nothing: an impossible
         document stores nothing and the error says which (`index`)."""
         documents = log_documents(request.data, MAX_IMPORT_DOCUMENTS)
-        games = services.game_import(owner=request.user, documents=documents)
+        club = access.club_for_new(request.user, request.query_params.get("club"))
+        games = services.game_import(club=club, owner=request.user, documents=documents)
         body = {
             "games": [
                 {
@@ -567,17 +618,16 @@ class GameViewSet(
         """Who did what to the game, and when, oldest first, a page at a time: its creation,
         each entry added, corrected or undone (with its number), its edits, finishes and
         reopenings. Stored with each change, so it is kept across restarts and backups."""
-        events = self.paginate_queryset(selectors.game_history(game=self.get_object()))
+        events = self.paginate_queryset(selectors.game_history(game=self._member_game()))
         return self.get_paginated_response(GameEventSerializer(events, many=True).data)
 
     def _game_for_sharing(self) -> Game:
-        """The game, if the user may change it: only they see and make its share links."""
-        game = self.get_object()
-        user = self.request.user
-        if not user.is_authenticated:
+        """The game, if the user may record it: only the club's recorders see and make its
+        share links."""
+        if not self.request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        if not owner_or_staff(user, game.owner_id):
-            raise exceptions.PermissionDenied(_("only the game's owner or staff share it"))
+        game = self._member_game()
+        access.require(self.request.user, game.club_id, access.Can.RECORD)
         return game
 
     @extend_schema(
@@ -594,8 +644,8 @@ class GameViewSet(
     @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
     def shares(self, request: Request, pk: str) -> Response:
         """The game's active share links (GET), or a new one (POST): a read-only page of this
-        game only, for the people at the table without an account. Only the game's owner and
-        staff see and make them; at most 20 at once (409 `too_many_shares`)."""
+        game only, for the people at the table without an account. Only the club's recorders
+        see and make them; at most 20 at once (409 `too_many_shares`)."""
         game = self._game_for_sharing()
         context = {"request": request}
         if request.method == "POST":
@@ -721,6 +771,12 @@ class GameViewSet(
         return self._detail(game)
 
 
+def _sign_in_first(request: Request) -> None:
+    """An anonymous visitor asking for what is not public: 401, whether or not it exists."""
+    if not request.user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+
+
 def _shown(game: Game) -> dict[str, Any]:
     """A game as its own detail shows it."""
     data: dict[str, Any] = api_for(game.game_type).detail(game).data
@@ -735,11 +791,12 @@ def _body_game_type(request: Request) -> Any:
     return default_game_type()
 
 
-def _game_meta(request: Request, data: dict[str, Any]) -> dict[str, Any]:
+def _game_meta(request: Request, data: dict[str, Any], club: Club) -> dict[str, Any]:
     """What a game takes from a GameMetaSerializer, whichever way it is recorded."""
     return {
+        "club": club,
         "owner": request.user,
-        "players": services.players_resolve(data["players"], created_by=request.user),
+        "players": services.players_resolve(data["players"], club=club, created_by=request.user),
         "played_on": data.get("played_on"),
         "location": data.get("location", ""),
         "notes": data.get("notes", ""),

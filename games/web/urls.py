@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
 from games.plugins import plugins
-from games.web import account, shares, views
+from games.web import account, clubs, shares, views
 
 app_name = "web"
 
@@ -26,6 +26,29 @@ urlpatterns = [
     path("games/<int:pk>/shares/<str:token>/stop/", shares.share_revoke, name="share-revoke"),
     # A token is 32 URL-safe characters; anything else is no share link.
     re_path(r"^shared/(?P<token>[A-Za-z0-9_-]{32})/$", shares.shared, name="shared"),
+    path("clubs/new/", clubs.club_new, name="club-new"),
+    path("clubs/switch/", clubs.switch, name="club-switch"),
+    path("clubs/<slug:slug>/results/", clubs.results, name="club-results"),
+    path("clubs/<slug:slug>/members/", clubs.members, name="club-members"),
+    path(
+        "clubs/<slug:slug>/members/<str:username>/role/",
+        clubs.member_role,
+        name="club-member-role",
+    ),
+    path(
+        "clubs/<slug:slug>/members/<str:username>/remove/",
+        clubs.member_remove,
+        name="club-member-remove",
+    ),
+    path("clubs/<slug:slug>/invitations/", clubs.invitations, name="club-invitations"),
+    path(
+        "clubs/<slug:slug>/invitations/<int:pk>/revoke/",
+        clubs.invitation_revoke,
+        name="club-invitation-revoke",
+    ),
+    path("clubs/<slug:slug>/settings/", clubs.club_settings, name="club-settings"),
+    # An invitation token is 32 URL-safe characters; anything else is no invitation.
+    re_path(r"^invite/(?P<token>[A-Za-z0-9_-]{32})/$", clubs.invitation, name="invitation"),
     path("players/", views.player_list, name="players"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("jobs/rescore/", views.rescore, name="rescore"),

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -23,13 +24,14 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
-from games import selectors, services
+from games import access, selectors, services
 from games.errors import RecordError
-from games.models import Game
+from games.models import Club, Game
 from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
 from games.web import charts, present, refusals
+from games.web.clubs import current_club, recording_club
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
-from potdevin_site.permissions import owner_or_staff
+from potdevin_site.permissions import may_change
 from scoring import jobs
 from scoring import selectors as scoring_selectors
 from scoring.engine import LogError
@@ -40,12 +42,7 @@ LEADERBOARD_SIZE = 10
 
 
 def _can_write(user: Any, game: Game) -> bool:
-    return owner_or_staff(user, game.owner_id)
-
-
-def _require_staff(request: HttpRequest) -> None:
-    if not request.user.is_staff:
-        raise PermissionDenied("staff only")
+    return may_change(user, game)
 
 
 def _posted(request: HttpRequest) -> Any:
@@ -61,22 +58,35 @@ def _plugin(game_type: str | None) -> GamePlugin:
         raise Http404(str(exc)) from None
 
 
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
+def leaderboards(club: Club) -> list[dict[str, Any]]:
+    """The club's best rated players at each game type it has ratings of."""
     boards = []
     for game_type, label in present.game_choices():
-        ratings = list(scoring_selectors.leaderboard(game_type=game_type)[:LEADERBOARD_SIZE])
+        ratings = list(
+            scoring_selectors.leaderboard(club=club, game_type=game_type)[:LEADERBOARD_SIZE]
+        )
         if ratings:
             entries = scoring_selectors.leaderboard_entries(ratings, start=1)
             boards.append({"game_type": game_type, "label": label, "entries": entries})
-    # The signed-in person's own games and statistics, when their account is linked to a player.
-    me = selectors.player_id_of(request.user)
+    return boards
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """The current club's evening: games in progress, the last finished, its leaderboards, and
+    the signed-in person's own games when their account is linked to one of its players."""
+    club = current_club(request)
+    if club is None:
+        return render(request, "web/no_club.html")
+    me = selectors.player_id_of(request.user, club.pk)
     context = {
+        "club": club,
+        "can_record": access.may(request.user, club.pk, access.Can.RECORD),
         "me": me,
         "mine": present.labelled(selectors.games_of_player(me)[:10]) if me else [],
-        "in_progress": present.labelled(selectors.games_in_progress()[:20]),
-        "recent": present.labelled(selectors.games_finished()[:10]),
-        "leaderboards": boards,
+        "in_progress": present.labelled(selectors.games_in_progress(club)[:20]),
+        "recent": present.labelled(selectors.games_finished(club)[:10]),
+        "leaderboards": leaderboards(club),
     }
     return render(request, "web/home.html", context)
 
@@ -128,6 +138,7 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
             return _game_chooser(request, games, _("New game"), "web:game-new-of")
         chosen = games[0].game_type
     plugin = _plugin(chosen)
+    club = recording_club(request)
     web = plugin.part("web")
     form = NewGameForm(_posted(request), plugin=plugin)
     options = web.NewGameOptions(_posted(request))
@@ -138,8 +149,11 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
             try:
                 with transaction.atomic():  # a refused game keeps no player created for it
                     game = services.game_create(
+                        club=club,
                         owner=request.user,
-                        players=services.players_resolve(data["names"], created_by=request.user),
+                        players=services.players_resolve(
+                            data["names"], club=club, created_by=request.user
+                        ),
                         first_player=data["first_player"],
                         game_type=plugin.game_type,
                         played_on=data.get("played_on"),
@@ -156,7 +170,8 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
         "form": form,
         "options": options,
         "plugin": plugin,
-        "known_players": selectors.known_player_names(),
+        "club": club,
+        "known_players": selectors.known_player_names(club),
         "other_games": len(plugins()) > 1,
     }
     return render(request, "web/game_new.html", context)
@@ -174,6 +189,7 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
     plugin = _plugin(chosen)
     if plugin not in games:
         raise Http404(f"{plugin.label} games are recorded entry by entry")
+    club = recording_club(request)
     web = plugin.part("web")
     form = PlayersForm(_posted(request), plugin=plugin)
     options = web.NewGameOptions(_posted(request))
@@ -185,8 +201,11 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
             try:
                 with transaction.atomic():  # a refused game keeps no player created for it
                     game = services.scorepad_game_create(
+                        club=club,
                         owner=request.user,
-                        players=services.players_resolve(data["names"], created_by=request.user),
+                        players=services.players_resolve(
+                            data["names"], club=club, created_by=request.user
+                        ),
                         game_type=plugin.game_type,
                         sheet=sheet.sheet(len(data["names"])),
                         played_on=data.get("played_on"),
@@ -209,7 +228,8 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
         "sheet_rows": sheet.rows(form),
         "plugin": plugin,
         "intro": present.entry_text(plugin.game_type, "scorepad_help"),
-        "known_players": selectors.known_player_names(),
+        "club": club,
+        "known_players": selectors.known_player_names(club),
     }
     return render(request, "web/scorepad_new.html", context)
 
@@ -217,8 +237,9 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
 # --- A game --------------------------------------------------------------------------------------
 
 
-def _game(pk: int) -> Game:
-    return get_object_or_404(selectors.game_detail_queryset(), pk=pk)
+def _game(request: HttpRequest, pk: int) -> Game:
+    """The game ``pk`` if the user may read it (404 alike for missing and not theirs)."""
+    return get_object_or_404(access.games(request.user, selectors.game_detail_queryset()), pk=pk)
 
 
 def _names(game: Game) -> list[str]:
@@ -273,7 +294,11 @@ def render_game(
         "entries": present.entry_count(game),
         "review": review if entry_form is not None else None,
         "entry_words": _entry_words(game, entries=present.entry_count(game), review=review),
-        "game_history": [] if shared else present.history(game),
+        "game_history": (
+            present.history(game)
+            if not shared and access.may(request.user, game.club_id, access.Can.READ)
+            else []
+        ),
         "shared": shared,
         "shares": (
             [
@@ -314,16 +339,24 @@ def _entry_words(game: Game, *, entries: int, review: dict[str, Any] | None) -> 
     return words
 
 
-@login_required
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return render_game(request, _game(pk))
+    """A game's page: for its club's members, and for anyone when it is a finished game of a
+    club with public results. Another visitor signs in first (whether or not it exists)."""
+    try:
+        game = _game(request, pk)
+    except Http404:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise
+    return render_game(request, game)
 
 
 def writable(request: HttpRequest, pk: int) -> Game:
-    """The game ``pk`` if the user may change it (404 if there is none, 403 if not theirs)."""
-    game = _game(pk)
+    """The game ``pk`` if the user may change it (404 if they cannot see it, 403 if they see
+    it but do not record in its club)."""
+    game = _game(request, pk)
     if not _can_write(request.user, game):
-        raise PermissionDenied("only the game's owner or staff change it")
+        raise PermissionDenied("only the club's recorders change its games")
     return game
 
 
@@ -358,12 +391,12 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
         if not form.ready():
             return render_game(request, game, entry_form=form)
         if _stale(game, form, table.number):  # the review's "Save" too: its number is taken
-            return render_game(request, _game(pk), entry_form=form, status=400)
+            return render_game(request, _game(request, pk), entry_form=form, status=400)
         if request.POST.get("review") != "save":
             review = _review(web, game, form, names)
             if review is not None:
                 return render_game(request, game, entry_form=form, review=review)
-            return render_game(request, _game(pk), entry_form=form, status=400)
+            return render_game(request, _game(request, pk), entry_form=form, status=400)
         try:
             game, stored = services.round_append(
                 game=game,
@@ -376,7 +409,7 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, web.entry_saved(game.result or {}, stored.number, names))
             return redirect(reverse("web:game", args=[pk]) + "#entry")
-    return render_game(request, _game(pk), entry_form=form, status=400)
+    return render_game(request, _game(request, pk), entry_form=form, status=400)
 
 
 def _stale(game: Game, form: Any, expected: int) -> bool:
@@ -450,7 +483,7 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Game finished."))
             return redirect("web:game", pk=pk)
-    return render_game(request, _game(pk), finish_form=form, status=400)
+    return render_game(request, _game(request, pk), finish_form=form, status=400)
 
 
 @login_required
@@ -466,8 +499,11 @@ def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def player_list(request: HttpRequest) -> HttpResponse:
+    club = current_club(request)
+    if club is None:
+        return render(request, "web/no_club.html")
     query = (request.GET.get("q") or "").strip()
-    context = {"players": selectors.players_matching(query), "q": query}
+    context = {"players": selectors.players_matching(club, query), "q": query, "club": club}
     return render(request, "web/players.html", context)
 
 
@@ -475,7 +511,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The player's statistics, rating and score history for each game type they play (the
     first game's, empty, for a player without games)."""
-    player = selectors.player_or_none(pk)
+    player = selectors.player_or_none(request.user, pk)
     if player is None:
         raise Http404("no such player")
     game_types = selectors.player_game_types(player) or present.game_types()[:1]
@@ -529,12 +565,17 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def rescore(request: HttpRequest) -> HttpResponse:
+    """Re-score the current club's games (its admins and owners)."""
+    club = current_club(request)
+    if club is None:
+        return render(request, "web/no_club.html")
     form = RescoreForm(_posted(request))
     if request.method == "POST":
-        _require_staff(request)
+        if not access.may(request.user, club.pk, access.Can.ADMIN):
+            raise PermissionDenied("only the club's admins re-score its games")
         if form.is_valid():
             try:
-                job = jobs.rescore_start(created_by=request.user, **form.job_params())
+                job = jobs.rescore_start(created_by=request.user, club=club, **form.job_params())
             except jobs.QueueUnavailable as exc:
                 messages.error(
                     request, _("The job queue is unavailable: %(error)s") % {"error": exc}
@@ -547,16 +588,19 @@ def rescore(request: HttpRequest) -> HttpResponse:
     jobs_shown = list(job_selectors.rescore_jobs(request.user))
     for job_shown in jobs_shown:
         job_shown.status_word = present.job_status_word(job_shown.status)  # type: ignore[attr-defined]
-    context = {"form": form, "jobs": jobs_shown}
+    context = {
+        "form": form,
+        "jobs": jobs_shown,
+        "club": club,
+        "can_rescore": access.may(request.user, club.pk, access.Can.ADMIN),
+    }
     return render(request, "web/rescore.html", context)
 
 
 def _rescore_job(request: HttpRequest, pk: int) -> Job:
-    job = job_selectors.rescore_job(pk)
+    job = job_selectors.rescore_job(request.user, pk)
     if job is None:
         raise Http404("no such job")
-    if not owner_or_staff(request.user, job.created_by_id):
-        raise PermissionDenied("not your job")
     return job
 
 
@@ -571,6 +615,7 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "job": job,
             "progress": progress,
             "status_word": present.job_status_word(progress["status"]),
+            "can_resume": access.owner_or_admin(request.user, job),
             "api_url": f"/api/rescore/{job.pk}/",
         },
     )
@@ -579,8 +624,9 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def job_resume(request: HttpRequest, pk: int) -> HttpResponse:
-    _require_staff(request)  # as starting a re-score
     job = _rescore_job(request, pk)
+    if not access.owner_or_admin(request.user, job):
+        raise PermissionDenied("only the club's admins resume its jobs")
     try:
         sent = jobs.job_resume(job.pk)
     except jobs.CannotResume as exc:

@@ -1,4 +1,6 @@
-"""Batch jobs over the API: staff re-score stored games; signed-in users import many logs."""
+"""Batch jobs over the API: a club's admins re-score its games (staff: every club's); its
+recorders import many logs into it. A job is seen by its club's admins and by whoever started
+it while they are in the club; another club's jobs are as if they did not exist."""
 
 from __future__ import annotations
 
@@ -10,17 +12,24 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import BasePermission, IsAdminUser, IsAuthenticated
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.serializers import MAX_IMPORT_DOCUMENTS, import_request_schema, log_documents
+from games import access
+from games.api.serializers import (
+    CLUB_QUERY,
+    MAX_IMPORT_DOCUMENTS,
+    import_request_schema,
+    log_documents,
+)
+from games.errors import Forbidden
 from games.models import Edition
 from games.plugins import game_types
 from potdevin_site.api_common import errors, id_parameter
-from potdevin_site.permissions import OwnerOrStaffWrites
 from scoring import jobs
 from scoring.engine import get_engine
+from scoring.jobs import selectors as job_selectors
 from scoring.models import Job
 
 # A background import takes more than a direct one, which must answer within one request.
@@ -33,6 +42,12 @@ def _game_with_decks() -> str:
 
 
 class RescoreRequestSerializer(serializers.Serializer):
+    club = serializers.SlugField(
+        required=False,
+        max_length=50,
+        help_text="The club whose games to re-score (its admins and owners). Left out: your "
+        "only club where you are an admin; for staff, every club's games.",
+    )
     game_type = serializers.ChoiceField(choices=(), required=False)
     edition = serializers.SlugField(
         required=False, help_text="Only games that use this edition of `game_type`."
@@ -82,7 +97,7 @@ class RescoreRequestSerializer(serializers.Serializer):
                     {field: [_("Object with key=%(key)s does not exist.") % {"key": key}]}
                 )
             out[name] = found
-        out.update({k: attrs[k] for k in ("date_from", "date_to") if k in attrs})
+        out.update({k: attrs[k] for k in ("date_from", "date_to", "club") if k in attrs})
         return out
 
 
@@ -138,11 +153,9 @@ class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     owner_field = "created_by_id"
 
     def get_queryset(self) -> QuerySet[Job]:
-        jobs_ = Job.objects.filter(kind=self.kind)
         if getattr(self, "swagger_fake_view", False):  # schema generation: no user
-            return jobs_
-        user = self.request.user
-        return jobs_ if user.is_staff else jobs_.filter(created_by=user)
+            return Job.objects.filter(kind=self.kind)
+        return job_selectors.visible_jobs(self.request.user, self.kind)
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
@@ -159,6 +172,10 @@ class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         folder queue), or the broker refused its batches. Safe while batches still run: each
         skips what is done. 409 `job_finished` for a job that is done."""
         job = self.get_object()
+        if not access.owner_or_admin(self.request.user, job):
+            raise Forbidden(
+                "forbidden", _("only who started the job, or the club's admins, resume it")
+            )
         jobs.job_resume(job.pk)
         job.refresh_from_db()
         return _progress(job, status.HTTP_202_ACCEPTED)
@@ -180,17 +197,24 @@ class _JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     ),
 )
 class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
-    """Re-score stored games (staff only): all, or those matching a filter, optionally with
-    another edition (Pot de Vin: deck version). The job runs on the workers in batches; poll it
+    """Re-score a club's stored games (its admins and owners; staff: every club's at once):
+    all, or those matching a filter, optionally with another edition (Pot de Vin: deck
+    version). The job runs on the workers in batches; poll it
     for progress, failures (game and engine error code) and the games whose winners changed."""
 
     kind = Job.Kind.RESCORE
-    permission_classes = [*viewsets.GenericViewSet.permission_classes, IsAdminUser]
+    permission_classes = [IsAuthenticated]
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         form = RescoreRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        job = jobs.rescore_start(created_by=request.user, **form.validated_data)
+        options = dict(form.validated_data)
+        slug = options.pop("club", None)
+        if slug is None and request.user.is_staff:
+            club = None  # every club's games
+        else:
+            club = access.club_for_new(request.user, slug, access.Can.ADMIN)
+        job = jobs.rescore_start(created_by=request.user, club=club, **options)
         return _progress(job, status.HTTP_202_ACCEPTED)
 
 
@@ -198,8 +222,9 @@ class RescoreViewSet(mixins.CreateModelMixin, _JobViewSet):
     list=extend_schema(responses={200: JobSerializer(many=True), **errors(400, 401, 404)}),
     retrieve=extend_schema(parameters=[JOB_ID], responses={200: JobSerializer, **errors(401, 404)}),
     create=extend_schema(
+        parameters=[CLUB_QUERY],
         request={"application/json": import_request_schema(MAX_JOB_DOCUMENTS)},
-        responses={202: JobSerializer, **errors(400, 401, 413, 415, 429, 503)},
+        responses={202: JobSerializer, **errors(400, 401, 403, 413, 415, 429, 503)},
     ),
     resume=extend_schema(
         parameters=[JOB_ID],
@@ -213,12 +238,12 @@ class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
     become games."""
 
     kind = Job.Kind.IMPORT
-    # Never public, even with POTDEVIN_PUBLIC_READS: an import is its user's own.
-    permission_classes: list[type[BasePermission]] = [IsAuthenticated, OwnerOrStaffWrites]
+    permission_classes: list[type[BasePermission]] = [IsAuthenticated]
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        club = access.club_for_new(request.user, request.query_params.get("club"))
         documents = log_documents(request.data, MAX_JOB_DOCUMENTS)
         if not all(isinstance(doc, dict) for doc in documents):
             raise ValidationError({"documents": [_("each document is a JSON object")]})
-        job = jobs.import_start(created_by=request.user, documents=documents)
+        job = jobs.import_start(club=club, created_by=request.user, documents=documents)
         return _progress(job, status.HTTP_202_ACCEPTED)

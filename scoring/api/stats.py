@@ -14,11 +14,12 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import generics, serializers
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import access
 from games.models import Player
 from potdevin_site.api_common import (
     MAX_ID,
@@ -155,6 +156,12 @@ class LeaderboardEntrySerializer(serializers.Serializer):
 
 
 class LeaderboardQuerySerializer(serializers.Serializer):
+    club = serializers.SlugField(
+        required=False,
+        max_length=50,
+        help_text="The club's slug: yours, or one with public results. Left out: your only "
+        "club (400 `club_required` when you have several, or none).",
+    )
     min_games = serializers.IntegerField(
         required=False,
         min_value=0,
@@ -172,11 +179,12 @@ class RatingHistoryEntrySerializer(serializers.Serializer):
     ordinal = serializers.FloatField()
 
 
-def _player(kwargs: dict[str, Any]) -> Player:
+def _player(request: Request, kwargs: dict[str, Any]) -> Player:
+    """The player of the URL, if one of the user's clubs has them (404 otherwise, alike)."""
     pk = int(kwargs["id"])
     if pk > MAX_ID:
         raise NotFound()
-    return get_object_or_404(Player.objects.only("id", "name"), pk=pk)
+    return get_object_or_404(access.players(request.user).only("id", "name", "club_id"), pk=pk)
 
 
 class PlayerStatsView(APIView):
@@ -190,7 +198,9 @@ class PlayerStatsView(APIView):
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         game_type = game_type_query(request)
-        return Response(selectors.player_stats(player=_player(kwargs), game_type=game_type))
+        return Response(
+            selectors.player_stats(player=_player(request, kwargs), game_type=game_type)
+        )
 
 
 class PlayerHeadToHeadView(generics.GenericAPIView):
@@ -207,7 +217,7 @@ class PlayerHeadToHeadView(generics.GenericAPIView):
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         game_type = game_type_query(request)
-        rows = selectors.head_to_head(player=_player(kwargs), game_type=game_type)
+        rows = selectors.head_to_head(player=_player(request, kwargs), game_type=game_type)
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(selectors.head_to_head_entries(page))
 
@@ -225,16 +235,18 @@ class PlayerRatingsView(generics.GenericAPIView):
     )
     def get(self, request: Request, **kwargs: Any) -> Response:
         game_type = game_type_query(request)
-        rows = selectors.rating_history_pages(player=_player(kwargs), game_type=game_type)
+        rows = selectors.rating_history_pages(player=_player(request, kwargs), game_type=game_type)
         page = self.paginate_queryset(rows)
         return self.get_paginated_response(selectors.rating_history_entries(page))
 
 
 class LeaderboardView(generics.GenericAPIView):
-    """Players by skill rating at one game type (openskill Plackett-Luce over free-for-all and
-    team games, ties included, in date order; each game type rated apart), the best ordinal
-    (mu - 3 sigma) first."""
+    """A club's players by skill rating at one game type (openskill Plackett-Luce over the
+    club's free-for-all and team games, ties included, in date order; each game type rated
+    apart), the best ordinal (mu - 3 sigma) first. Anyone reads the leaderboards of a club
+    with public results."""
 
+    public_reads = True
     serializer_class = LeaderboardEntrySerializer
     queryset = Rating.objects.none()  # for the schema: get() reads through the selector
 
@@ -247,8 +259,12 @@ class LeaderboardView(generics.GenericAPIView):
         game_type = game_type_query(request)
         query = LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
+        slug = query.validated_data.get("club")
+        if not request.user.is_authenticated and not access.is_public(slug):
+            raise NotAuthenticated()  # alike for a private club and none
+        club = access.club_to_read(request.user, slug)
         ratings = selectors.leaderboard(
-            game_type=game_type, min_games=query.validated_data["min_games"]
+            club=club, game_type=game_type, min_games=query.validated_data["min_games"]
         )
         page = self.paginate_queryset(ratings)
         assert page is not None and self.paginator is not None

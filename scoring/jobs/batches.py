@@ -103,8 +103,8 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
 
     Locks the documents first: a copy of this batch running at the same time waits, then finds
     them read and dropped, so no document becomes two games."""
-    job = Job.objects.select_related("created_by").get(pk=job_id)
-    owner = job.created_by
+    job = Job.objects.select_related("created_by", "club").get(pk=job_id)
+    owner, club = job.created_by, job.club
     editions = game_services.EditionCache()
     with transaction.atomic():
         inputs = list(
@@ -117,7 +117,7 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
         for entry in (e for e in inputs if e.key not in done):
             try:
                 plan = game_services.import_plan(
-                    owner=owner, document=entry.document, editions=editions
+                    club=club, owner=owner, document=entry.document, editions=editions
                 )
             except (LogError, RecordError) as exc:
                 # Stored with the job, in the worker's language (English): not translated.
@@ -125,7 +125,7 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
                 continue
             planned.append(plan)
             planned_keys.append(entry.key)
-        games = game_services.import_store(owner=owner, planned=planned)
+        games = game_services.import_store(club=club, owner=owner, planned=planned)
         items.extend(
             JobItem(
                 job=job,

@@ -5,20 +5,22 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from games.models import Edition, Game
+from games import access
+from games.models import Club, Edition, Game
 from scoring.models import Job, JobItem
 
 
 def rescore_games(
     *,
+    club: Club | None = None,
     game_type: str | None = None,
     edition: Edition | None = None,
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
 ) -> QuerySet[Game]:
-    games = Game.objects.all()
+    games = Game.objects.all() if club is None else Game.objects.filter(club=club)
     if game_type:
         games = games.filter(game_type=game_type)
     if edition is not None:
@@ -63,17 +65,25 @@ def job_progress(job: Job) -> dict[str, Any]:
     }
 
 
+def visible_jobs(user: Any, kind: str) -> QuerySet[Job]:
+    """The jobs of ``kind`` a user sees (the API's and the pages' one rule): those of the clubs
+    they are an admin of, and those they started in a club they are still in; staff see every
+    one. Another club's jobs are as if they did not exist."""
+    jobs = Job.objects.filter(kind=kind)
+    if user.is_staff:
+        return jobs
+    admin_of = access.club_ids(user, access.Can.ADMIN) or []
+    member_of = access.club_ids(user) or []
+    return jobs.filter(Q(club_id__in=admin_of) | Q(created_by=user, club_id__in=member_of))
+
+
 def rescore_jobs(user: Any, *, limit: int = 20) -> QuerySet[Job]:
-    """Re-score jobs a user may see: staff see every one."""
-    visible = Job.objects.filter(kind=Job.Kind.RESCORE)
-    if not user.is_staff:
-        visible = visible.filter(created_by=user)
-    return visible[:limit]
+    return visible_jobs(user, Job.Kind.RESCORE)[:limit]
 
 
 def last_job_of(user: Any) -> Job | None:
     return Job.objects.filter(created_by=user).order_by("-id").first()
 
 
-def rescore_job(pk: int) -> Job | None:
-    return Job.objects.filter(pk=pk, kind=Job.Kind.RESCORE).first()
+def rescore_job(user: Any, pk: int) -> Job | None:
+    return visible_jobs(user, Job.Kind.RESCORE).filter(pk=pk).first()

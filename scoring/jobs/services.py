@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.errors import RecordError
-from games.models import Edition
+from games.models import Club, Edition
 from scoring.jobs.selectors import rescore_games
 from scoring.models import Job, JobInput, JobItem, JobKeys
 
@@ -69,15 +69,16 @@ def _enqueue(job: Job, keys: Sequence[int]) -> None:
 def rescore_start(
     *,
     created_by: AbstractBaseUser,
+    club: Club | None = None,
     game_type: str | None = None,
     edition: Edition | None = None,
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
     new_edition: Edition | None = None,
 ) -> Job:
-    """Start re-scoring every game matching the filter, with ``new_edition`` if given (the
-    games then use that edition from now on). An edition belongs to one game, so a filter by
-    edition, or a new edition, keeps to the games of its type."""
+    """Start re-scoring every game of ``club`` (None: of every club) matching the filter, with
+    ``new_edition`` if given (the games then use that edition from now on). An edition belongs
+    to one game, so a filter by edition, or a new edition, keeps to the games of its type."""
     if new_edition is not None or edition is not None:
         game_type = (new_edition or edition).game_type  # type: ignore[union-attr]
     params = {
@@ -90,13 +91,21 @@ def rescore_start(
     with transaction.atomic():
         ids = list(
             rescore_games(
-                game_type=game_type, edition=edition, date_from=date_from, date_to=date_to
+                club=club,
+                game_type=game_type,
+                edition=edition,
+                date_from=date_from,
+                date_to=date_to,
             )
             .order_by("id")
             .values_list("id", flat=True)
         )
         job = Job.objects.create(
-            kind=Job.Kind.RESCORE, params=params, total=len(ids), created_by=created_by
+            kind=Job.Kind.RESCORE,
+            club=club,
+            params=params,
+            total=len(ids),
+            created_by=created_by,
         )
         JobKeys.objects.create(job=job, keys=ids)
         if not ids:
@@ -105,12 +114,12 @@ def rescore_start(
     return job
 
 
-def import_start(*, created_by: AbstractBaseUser, documents: Sequence[Any]) -> Job:
-    """Import many log documents in the background. Unlike a direct import, each document
-    stands alone: an impossible one is reported (with its index) and the others are stored.
-    Each goes through the gate of stored JSON before it is stored (``log_document_clean``):
-    one it refuses refuses the whole request (``RecordError`` with its index), nothing
-    stored."""
+def import_start(*, club: Club, created_by: AbstractBaseUser, documents: Sequence[Any]) -> Job:
+    """Import many log documents into ``club`` in the background. Unlike a direct import,
+    each document stands alone: an impossible one is reported (with its index) and the others
+    are stored. Each goes through the gate of stored JSON before it is stored
+    (``log_document_clean``): one it refuses refuses the whole request (``RecordError`` with
+    its index), nothing stored."""
     cleaned = []
     for index, doc in enumerate(documents):
         try:
@@ -119,7 +128,9 @@ def import_start(*, created_by: AbstractBaseUser, documents: Sequence[Any]) -> J
             exc.index = index
             raise
     with transaction.atomic():
-        job = Job.objects.create(kind=Job.Kind.IMPORT, total=len(documents), created_by=created_by)
+        job = Job.objects.create(
+            kind=Job.Kind.IMPORT, club=club, total=len(documents), created_by=created_by
+        )
         JobInput.objects.bulk_create(
             JobInput(job=job, key=i, document=doc) for i, doc in enumerate(cleaned)
         )

@@ -23,6 +23,10 @@ class Job(models.Model):
         FAILED = "failed", "Failed"  # could not be queued
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
+    # The club whose games the job reads or writes; null: every club's (a re-score by staff).
+    club = models.ForeignKey(
+        "games.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     params = models.JSONField(default=dict, blank=True)
     total = models.PositiveIntegerField(default=0)

@@ -20,6 +20,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from games import services
 from games.models import Edition, Game, Player, Round, Seat
 from scoring.engine.potdevin.cards import GUILDS
+from tests.accounts import first_club
 
 POT_DE_VIN = "pot-de-vin"
 COMPLOTS = "complots"
@@ -174,8 +175,11 @@ def make_game(user: Any, standard_deck: Edition) -> GameFactory:
     ) -> Game:
         owner = owner or user
         game = services.game_create(
+            club=first_club(),
             owner=owner,
-            players=services.players_resolve(list(players), created_by=owner),
+            players=services.players_resolve(
+                club=first_club(), refs=list(players), created_by=owner
+            ),
             game_type=POT_DE_VIN,
             edition=standard_deck,
             first_player=first_player,
@@ -210,8 +214,11 @@ def make_complots(user: Any) -> GameFactory:
     ) -> Game:
         owner = owner or user
         game = services.game_create(
+            club=first_club(),
             owner=owner,
-            players=services.players_resolve(list(players), created_by=owner),
+            players=services.players_resolve(
+                club=first_club(), refs=list(players), created_by=owner
+            ),
             game_type=COMPLOTS,
             variant=variant,
             setup={"variant": variant},

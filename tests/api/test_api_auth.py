@@ -8,7 +8,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game, Player, Round
-from tests.accounts import PASSWORD
+from tests.accounts import PASSWORD, first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,13 @@ def test_token_for_good_credentials(anon_api, user) -> None:
     client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
     me = client.get("/api/me/")
     assert me.status_code == 200
-    assert me.json() == {"id": user.pk, "username": "alice", "is_staff": False, "player": None}
+    assert me.json() == {
+        "id": user.pk,
+        "username": "alice",
+        "is_staff": False,
+        "player": None,
+        "clubs": [{"slug": "club", "name": "Club", "role": "recorder"}],
+    }
 
 
 def test_token_accepts_a_form_post_too(anon_api, user) -> None:
@@ -99,14 +105,14 @@ def test_throttle_counts_start_afresh_in_each_test(anon_api, user, throttle_rate
     assert response.status_code == 200
 
 
-def test_writes_are_throttled_per_user(api, other_api, throttle_rates) -> None:
+def test_writes_are_throttled_per_user(api, staff_api, throttle_rates) -> None:
     throttle_rates(writes="2/min")
     for name in ("P1", "P2"):
         assert api.post("/api/players/", {"name": name}, format="json").status_code == 201
     assert_error(api.post("/api/players/", {"name": "P3"}, format="json"), 429, "throttled")
     # Reads are not throttled, and another user has a count of their own.
     assert api.get("/api/players/").status_code == 200
-    assert other_api.post("/api/players/", {"name": "P4"}, format="json").status_code == 201
+    assert staff_api.post("/api/players/", {"name": "P4"}, format="json").status_code == 201
     assert sorted(Player.objects.values_list("name", flat=True)) == ["P1", "P2", "P4"]
 
 
@@ -213,13 +219,28 @@ def test_anonymous_reads_are_401_by_default(anon_api, make_game, hand) -> None:
         assert_error(anon_api.get(path.format(id=game.pk)), 401, "not_authenticated")
 
 
-def test_anonymous_reads_with_public_reads_on(anon_api, make_game, hand, settings) -> None:
-    settings.POTDEVIN_PUBLIC_READS = True
-    game = make_game(rounds=hand.rounds[:1])
-    for path in READ_PATHS:
+def test_anonymous_reads_a_public_clubs_finished_games(anon_api, make_game, hand) -> None:
+    game = make_game(rounds=hand.rounds)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    club = first_club()
+    # Not public: every read is 401, whether the game exists or not.
+    for path in [*READ_PATHS[:5], "/api/games/?club=club", "/api/games/999/"]:
+        assert_error(anon_api.get(path.format(id=game.pk)), 401, "not_authenticated")
+    club.public_results = True
+    club.save()
+    for path in READ_PATHS[1:5]:
         response = anon_api.get(path.format(id=game.pk))
         assert response.status_code == 200, (path, response.content)
-    assert anon_api.get("/api/games/").json()["results"][0]["id"] == game.pk
+    listed = anon_api.get("/api/games/?club=club").json()["results"]
+    assert [g["id"] for g in listed] == [game.pk]
+    # The list names its club; a game in progress, the players and the history stay private.
+    assert_error(anon_api.get("/api/games/"), 401, "not_authenticated")
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.IN_PROGRESS)
+    assert_error(anon_api.get(f"/api/games/{game.pk}/"), 401, "not_authenticated")
+    assert anon_api.get("/api/games/?club=club").json()["results"] == []
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert_error(anon_api.get(f"/api/games/{game.pk}/history/"), 401, "not_authenticated")
+    assert_error(anon_api.get("/api/players/"), 401, "not_authenticated")
     # Still never a write, and the account endpoint is for signed-in users only.
     response = anon_api.post(f"/api/games/{game.pk}/rounds/", hand.rounds[1], format="json")
     assert_error(response, 401)

@@ -12,6 +12,7 @@ from games import services
 from games.models import Edition, Game, Player, Round, Seat
 from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
+from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -186,7 +187,7 @@ def test_deck_verified_is_set_by_staff_only(api, staff_api, standard_deck) -> No
 
 
 def test_game_create_by_names_and_ids(api, user, standard_deck) -> None:
-    bea = Player.objects.create(name="Bea")
+    bea = Player.objects.create(club=first_club(), name="Bea")
     body = {
         "players": ["Ada", bea.pk, "Cy"],
         "first_player": 2,
@@ -304,11 +305,14 @@ def varied_games(user, make_game, standard_deck):
     log4 = simulate(5, seed=33, names=["Cy", "Dev", "Eli", "Flo", "Gus"])
     log4["played_on"] = "2026-03-20"
     log4["rounds"] = log4["rounds"][:3]  # in progress
-    g2, g3, g4 = services.game_import(owner=user, documents=[log2, log3, log4])
+    g2, g3, g4 = services.game_import(club=first_club(), owner=user, documents=[log2, log3, log4])
     full = [dict.fromkeys((*GUILDS, "jokers", "bonus", "malus", "pot_de_vin", "gems"), 0)] * 3
     g5 = services.scorepad_game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(["Ada", "Eli", "Gus"], created_by=user),
+        players=services.players_resolve(
+            club=first_club(), refs=["Ada", "Eli", "Gus"], created_by=user
+        ),
         game_type="pot-de-vin",
         edition=standard_deck,
         sheet=[{**t, "cards": 0} for t in full],
@@ -379,7 +383,7 @@ def test_game_list_bad_filters_are_400(api, varied_games, query) -> None:
 
 def test_the_winners_of_finished_games_are_listed(api, user, standard_deck) -> None:
     log = simulate(3, seed=34)
-    (game,) = services.game_import(owner=user, documents=[log])
+    (game,) = services.game_import(club=first_club(), owner=user, documents=[log])
     listed = api.get("/api/games/").json()["results"][0]
     ranks = {s["seat"]: s["rank"] for s in listed["seats"]}
     assert listed["winners"] == sorted(s for s, r in ranks.items() if r == 1)
@@ -418,7 +422,7 @@ def test_players_and_decks_lists_are_paginated_too(api) -> None:
 
 
 def test_me_names_the_linked_player(api, user) -> None:
-    ada = Player.objects.create(name="Ada", user=user)
+    ada = Player.objects.create(club=first_club(), name="Ada", user=user)
     assert api.get("/api/me/").json()["player"] == ada.pk
     assert Token.objects.filter(user=user).exists()
 

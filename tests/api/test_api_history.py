@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Game, GameEvent
 from scoring.engine.complots.simulate import simulate as complots_simulate
+from tests.accounts import first_club
 from tests.api.conftest import ROUND_1, ROUND_2, GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +66,7 @@ def test_every_change_of_a_game_is_a_line_of_its_history(
 
 def test_finishing_and_reopening_are_in_the_history(api: APIClient, user: Any) -> None:
     log = complots_simulate(3, seed=5, variant="inquisitor")
-    (game,) = services.game_import(owner=user, documents=[log])
+    (game,) = services.game_import(club=first_club(), owner=user, documents=[log])
     assert game.status == Game.Status.FINISHED
     assert api.post(f"/api/games/{game.pk}/reopen/").status_code == 200
     assert api.post(f"/api/games/{game.pk}/finish/", {}, format="json").status_code == 200

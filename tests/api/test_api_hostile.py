@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from games import services
-from games.models import Edition, Game, Player, Round
+from games.models import Club, Edition, Game, Membership, Player, Round
 from scoring import jobs, tasks
 from scoring.engine import get_engine
 from scoring.models import Job, JobInput
@@ -628,7 +628,10 @@ def test_a_look_alike_name_cannot_be_a_rename_to_another_player(api, unchanged, 
 # --- 12: renaming a player other users recorded -------------------------------------------------
 
 
-def test_renaming_a_player_in_another_users_game(api, other_api, staff_api, stored) -> None:
+def test_renaming_a_player_in_another_users_game(
+    api, other_api, other_user, staff_api, stored
+) -> None:
+    Membership.objects.filter(user=other_user).update(role=Membership.Role.RECORDER)
     response = send(api, "POST", "/api/players/", {"name": "Zed"})
     assert response.status_code == 201, response.content
     zed = response.json()["id"]
@@ -717,11 +720,11 @@ def test_a_valid_token_with_a_nul_after_it(anon_api, token, world) -> None:
 @pytest.mark.parametrize("public", [False, True])
 def test_a_malformed_session_cookie_is_no_session(anon_api, settings, world, cookie, public):
     """A cookie no session key can be is no session: never a query with a NUL (a 500 on
-    PostgreSQL), and public reads still answer."""
-    settings.POTDEVIN_PUBLIC_READS = public
+    PostgreSQL), and public results still answer."""
+    Club.objects.update(public_results=public)
     extra = {"HTTP_COOKIE": f"sessionid={cookie}"}
     assert_refused_credentials(anon_api.get("/api/me/", **extra))
-    response = anon_api.get("/api/games/", **extra)
+    response = anon_api.get("/api/games/?club=club", **extra)
     if public:
         assert response.status_code == 200, response.content
     else:
@@ -734,14 +737,16 @@ def test_a_malformed_session_cookie_is_no_session(anon_api, settings, world, coo
     "url", ["/api/imports/", "/api/rescore/", "/api/imports/1/", "/api/rescore/1/", "/api/me/"]
 )
 def test_public_reads_keep_jobs_private(anon_api, settings, world, url) -> None:
-    """Jobs and the account are a user's own: with public reads on, an anonymous read of them
-    is refused (not a 500 on a user that is none), while the games stay public."""
-    settings.POTDEVIN_PUBLIC_READS = True
+    """Jobs and the account are a user's own: with public results on, an anonymous read of
+    them is refused (not a 500 on a user that is none), while the finished games are public."""
+    Club.objects.update(public_results=True)
+    Game.objects.filter(pk=world.complots).update(status=Game.Status.FINISHED)
     assert_refused_credentials(anon_api.get(url))
-    response = anon_api.get("/api/games/")
+    response = anon_api.get("/api/games/?club=club")
     assert response.status_code == 200, response.content
-    assert response.json()["count"] == 4
-    assert anon_api.get(f"/api/games/{world.complots}/").status_code == 200
+    finished = Game.objects.filter(status=Game.Status.FINISHED)
+    assert response.json()["count"] == finished.count() > 0
+    assert anon_api.get(f"/api/games/{finished.first().pk}/").status_code == 200
 
 
 # --- 10: notes and location ---------------------------------------------------------------------

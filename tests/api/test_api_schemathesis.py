@@ -37,6 +37,7 @@ from games.models import Edition, Game, Player, Round, Seat
 from potdevin_site.wsgi import application
 from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate
+from tests.accounts import first_club
 
 MAX_EXAMPLES = 25
 
@@ -116,17 +117,18 @@ def api_records(db: None, user: Any, other_user: Any, standard_deck: Edition, th
     throttle_rates(**dict.fromkeys(scopes, "1000000/min"))
     _restart_ids(Player, Game, Seat, Round)
     names = ["Ada", "Bea", "Cy", "Dev", "Eli", "Flo", "Gus"]
-    players = [services.player_create(name=n, created_by=user) for n in names]
+    players = [services.player_create(club=first_club(), name=n, created_by=user) for n in names]
 
     def partial(log: dict[str, Any], rounds: int) -> dict[str, Any]:
         return {**log, "rounds": log["rounds"][:rounds]}
 
     def import_one(owner: Any, log: dict[str, Any]) -> Game:
-        return services.game_import(owner=owner, documents=[log])[0]
+        return services.game_import(club=first_club(), owner=owner, documents=[log])[0]
 
     import_one(user, partial(simulate(3, seed=51, names=names[:3]), 4))  # 1: 4 rounds played
     import_one(user, simulate(4, seed=52, teams=True, names=names[:4]))  # 2: finished, teams
-    services.game_create(  # 3: no round yet
+    services.game_create(
+        club=first_club(),  # 3: no round yet
         owner=user,
         players=players[2:7],
         game_type="pot-de-vin",
@@ -136,7 +138,8 @@ def api_records(db: None, user: Any, other_user: Any, standard_deck: Edition, th
     zeros = dict.fromkeys(
         ("nobles", "artists", "traders", "workmen", "knights", "assassins", "jokers"), 0
     )
-    services.scorepad_game_create(  # 4: scorepad
+    services.scorepad_game_create(
+        club=first_club(),  # 4: scorepad
         owner=user,
         players=players[:3],
         game_type="pot-de-vin",

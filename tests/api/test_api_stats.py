@@ -20,6 +20,7 @@ from scoring.api.stats import (
     player_stats_serializer,
 )
 from scoring.models import Rating
+from tests.accounts import first_club
 from tests.scoring import stats_builders as B
 
 tableau, scorepad, day = B.tableau, B.scorepad, B.day
@@ -130,7 +131,7 @@ def test_player_stats(api: APIClient, user: Any, commit: Any) -> None:
 
 
 def test_a_player_without_games(api: APIClient) -> None:
-    player = Player.objects.create(name="Newcomer")
+    player = Player.objects.create(club=first_club(), name="Newcomer")
     body = api.get(f"/api/players/{player.pk}/stats/").json()
     assert_shape(body, player_stats_serializer(POT_DE_VIN)())
     assert (body["games"], body["wins"], body["win_rate"], body["rating"]) == (0, 0, None, None)
@@ -154,16 +155,21 @@ def test_unknown_player(api: APIClient, path: str) -> None:
         assert response.json()["code"] == "not_found"
 
 
-def test_reads_need_a_sign_in_unless_public(anon_api: APIClient, settings: Any) -> None:
-    player = Player.objects.create(name="Ada")
-    for path in (f"/api/players/{player.pk}/stats/", "/api/leaderboard/"):
+def test_reads_need_a_sign_in_unless_public(anon_api: APIClient) -> None:
+    club = first_club()
+    player = Player.objects.create(club=club, name="Ada")
+    paths = (f"/api/players/{player.pk}/stats/", "/api/leaderboard/", "/api/leaderboard/?club=club")
+    for path in paths:
         response = anon_api.get(path)
         assert response.status_code == 401
         assert response.json()["code"] == "not_authenticated"
-    settings.POTDEVIN_PUBLIC_READS = True
-    assert anon_api.get(f"/api/players/{player.pk}/stats/").status_code == 200
-    assert anon_api.get("/api/leaderboard/").status_code == 200
-    assert anon_api.post("/api/leaderboard/", {}).status_code in (401, 405)
+    # Public results: the club's leaderboards, named; never a player's own statistics.
+    club.public_results = True
+    club.save()
+    assert anon_api.get("/api/leaderboard/?club=club").status_code == 200
+    assert anon_api.get("/api/leaderboard/").status_code == 401
+    assert anon_api.get(f"/api/players/{player.pk}/stats/").status_code == 401
+    assert anon_api.post("/api/leaderboard/?club=club", {}).status_code in (401, 405)
 
 
 def _simulated_games(api: APIClient, commit: Any, count: int) -> list[dict[str, Any]]:
@@ -348,7 +354,7 @@ def test_complots_stats_head_to_head_ratings_and_leaderboard(
 
 @pytest.mark.parametrize("game_type", ["bruges-someday", "", "Pot de Vin", "POT-DE-VIN"])
 def test_unknown_game_type(api: APIClient, game_type: str) -> None:
-    player = Player.objects.create(name="Ada")
+    player = Player.objects.create(club=first_club(), name="Ada")
     for path in ("stats", "head-to-head", "ratings"):
         response = api.get(f"/api/players/{player.pk}/{path}/", {"game_type": game_type})
         assert response.status_code == 400

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Edition, Game
+from tests.accounts import first_club
 
 COMPLOTS = "complots"
 POT_DE_VIN = "pot-de-vin"
@@ -49,8 +50,9 @@ def complots_game(owner: Any) -> Callable[..., Game]:
         variant: str = "",
         turns: Sequence[dict[str, Any]] = (),
     ) -> Game:
-        players = services.players_resolve(list(names), created_by=owner)
+        players = services.players_resolve(club=first_club(), refs=list(names), created_by=owner)
         game = services.game_create(
+            club=first_club(),
             owner=owner,
             players=players,
             first_player=first_player,

@@ -18,6 +18,7 @@ from games.models import Edition, Game, Player, Round, Seat
 from scoring.engine import LogError, get_engine
 from scoring.engine.complots.simulate import simulate
 from scoring.engine.potdevin.simulate import simulate as simulate_pot_de_vin
+from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -152,9 +153,10 @@ def test_an_impossible_header_is_refused_and_nothing_stored(
     teams: list[list[int]] | None,
     code: str,
 ) -> None:
-    players = services.players_resolve(names, created_by=owner)
+    players = services.players_resolve(club=first_club(), refs=names, created_by=owner)
     with pytest.raises(LogError) as caught:
         services.game_create(
+            club=first_club(),
             owner=owner,
             players=players,
             first_player=first_player,
@@ -167,18 +169,25 @@ def test_an_impossible_header_is_refused_and_nothing_stored(
 
 
 def test_complots_has_no_editions_and_no_scorepad(owner: Any) -> None:
-    players = services.players_resolve(["Ada", "Bea"], created_by=owner)
+    players = services.players_resolve(club=first_club(), refs=["Ada", "Bea"], created_by=owner)
     standard = Edition.objects.get(game_type="pot-de-vin", key="standard")
     with pytest.raises(RecordError) as caught:
         services.game_create(
-            owner=owner, players=players, first_player=0, game_type=COMPLOTS, edition=standard
+            club=first_club(),
+            owner=owner,
+            players=players,
+            first_player=0,
+            game_type=COMPLOTS,
+            edition=standard,
         )
     assert caught.value.code == "no_editions"
     with pytest.raises(RecordError) as caught:
         services.edition_create(game_type=COMPLOTS, key="first", data={}, created_by=owner)
     assert caught.value.code == "no_editions"
     with pytest.raises(RecordError) as caught:
-        services.scorepad_game_create(owner=owner, players=players, game_type=COMPLOTS, sheet=[])
+        services.scorepad_game_create(
+            club=first_club(), owner=owner, players=players, game_type=COMPLOTS, sheet=[]
+        )
     assert caught.value.code == "no_scorepad"
     assert counts() == (0, 0, 0)
     assert not Edition.objects.filter(game_type=COMPLOTS).exists()
@@ -481,7 +490,7 @@ def test_export_reimports_to_the_same_result_and_turns(owner: Any, complots_game
     assert (exported["players"], exported["first_player"]) == (["Ada", "Bea"], 0)
     assert (exported["variant"], exported["turns"]) == ("ambassador", DUEL)
     assert "deck" not in exported and "rounds" not in exported
-    (again,) = services.game_import(owner=owner, documents=[exported])
+    (again,) = services.game_import(club=first_club(), owner=owner, documents=[exported])
     again.refresh_from_db()
     assert (again.game_type, again.variant, again.status) == (COMPLOTS, "ambassador", "finished")
     assert (again.played_on, again.location) == (datetime.date(2026, 5, 1), "Club")
@@ -495,14 +504,14 @@ def test_export_reimports_to_the_same_result_and_turns(owner: Any, complots_game
 
 def test_a_simulated_game_in_progress_exports_as_it_was_imported(owner: Any) -> None:
     log = simulate(6, seed=8, variant="inquisitor", complete=False)
-    (game,) = services.game_import(owner=owner, documents=[copy.deepcopy(log)])
+    (game,) = services.game_import(club=first_club(), owner=owner, documents=[copy.deepcopy(log)])
     game.refresh_from_db()
     assert (game.status, game.variant, game.edition) == ("in_progress", "inquisitor", None)
     assert game.result == ENGINE.replay(log)
     assert list(game.seats.values_list("score", "rank")) == [(None, None)] * 6
     exported = services.game_export_log(game=game)
     assert {k: exported[k] for k in log} == log
-    (again,) = services.game_import(owner=owner, documents=[exported])
+    (again,) = services.game_import(club=first_club(), owner=owner, documents=[exported])
     assert again.result == game.result
 
 
@@ -511,7 +520,7 @@ def test_import_of_a_list_mixing_games_makes_each_game(owner: Any) -> None:
     complots = simulate(4, seed=1, names=["Ada", "Bea", "Cy", "Dev"])
     unfinished = simulate(3, seed=2, variant="inquisitor", complete=False)
     games = services.game_import(
-        owner=owner, documents=copy.deepcopy([pot_de_vin, complots, unfinished])
+        club=first_club(), owner=owner, documents=copy.deepcopy([pot_de_vin, complots, unfinished])
     )
     assert [g.game_type for g in games] == ["pot-de-vin", COMPLOTS, COMPLOTS]
     assert [g.variant for g in games] == ["", "ambassador", "inquisitor"]
@@ -537,7 +546,7 @@ def test_import_refuses_an_impossible_complots_log(owner: Any) -> None:
     wrong["actor"] = (wrong["actor"] + 1) % 4
     before = counts()
     with pytest.raises(RecordError) as caught:
-        services.game_import(owner=owner, documents=[good, bad])
+        services.game_import(club=first_club(), owner=owner, documents=[good, bad])
     error = caught.value
     assert (error.index, error.code, error.round, error.seat) == (
         1,

@@ -14,6 +14,7 @@ from games import services
 from games.models import Game, Round
 from games.plugins import game_types, plugin_for
 from scoring.engine import LogError
+from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +43,9 @@ def simulated(game_type: str, seed: int) -> dict[str, Any]:
 def entry_by_entry(owner: Any, log: dict[str, Any], game_type: str) -> Game:
     info = plugin_for(game_type).engine.info
     game = services.game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(log["players"], created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=log["players"], created_by=owner),
         first_player=log["first_player"],
         game_type=game_type,
         variant=log.get("variant") or "",
@@ -61,7 +63,7 @@ def test_entry_by_entry_equals_import_and_export_round_trips(owner: Any, game_ty
     for seed in range(3):
         log = simulated(game_type, seed)
         typed = entry_by_entry(owner, log, game_type)
-        (imported,) = services.game_import(owner=owner, documents=[log])
+        (imported,) = services.game_import(club=first_club(), owner=owner, documents=[log])
         assert imported.status == Game.Status.FINISHED  # the simulated log is complete
         # The end-of-game choices (Pot de Vin's Jokers, Bruges' `final`) come with the finish.
         finish = {k: log[k] for k in info.finish_keys if log.get(k) is not None}
@@ -72,7 +74,7 @@ def test_entry_by_entry_equals_import_and_export_round_trips(owner: Any, game_ty
         assert exported["format"] == info.log_format
         # Re-importing the export makes the same game again (under a new id).
         Game.objects.filter(pk=imported.pk).delete()
-        (again,) = services.game_import(owner=owner, documents=[exported])
+        (again,) = services.game_import(club=first_club(), owner=owner, documents=[exported])
         assert again.result == imported.result
         assert services.game_export_log(game=again) == exported
 
@@ -99,5 +101,5 @@ def test_an_impossible_entry_stores_nothing_and_undo_takes_back_one(
     )
     game = services.round_undo(game=game)
     shorter = {**log, info.entries_key: entries[: len(entries) // 2 - 1]}
-    (imported,) = services.game_import(owner=owner, documents=[shorter])
+    (imported,) = services.game_import(club=first_club(), owner=owner, documents=[shorter])
     assert game.result == imported.result

@@ -22,6 +22,7 @@ from games.models import Edition, Game, Player, Round, Seat
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
+from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -121,8 +122,9 @@ def deck(pdv_edition: Edition) -> Edition:
 
 
 def new_game(owner: Any, deck: Edition, names=("Ada", "Bea", "Cy"), first_player=1, **kw) -> Game:
-    players = services.players_resolve(list(names), created_by=owner)
+    players = services.players_resolve(club=first_club(), refs=list(names), created_by=owner)
     return services.game_create(
+        club=first_club(),
         owner=owner,
         players=players,
         game_type=POT_DE_VIN,
@@ -403,7 +405,7 @@ def test_import_of_a_list_is_all_or_nothing(owner, deck) -> None:
     play["card"] = bad["rounds"][0]["plays"][0]["card"]
     before = counts()
     with pytest.raises(RecordError) as caught:
-        services.game_import(owner=owner, documents=[good, bad])
+        services.game_import(club=first_club(), owner=owner, documents=[good, bad])
     assert caught.value.index == 1
     assert (caught.value.round, caught.value.seat) == (3, play["seat"])
     assert caught.value.code in {"duplicate_card", "not_in_hand"}
@@ -413,7 +415,7 @@ def test_import_of_a_list_is_all_or_nothing(owner, deck) -> None:
 
 def test_import_of_a_complete_log_makes_a_finished_game(owner, deck) -> None:
     log = simulate(5, seed=4)
-    (game,) = services.game_import(owner=owner, documents=[log])
+    (game,) = services.game_import(club=first_club(), owner=owner, documents=[log])
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.finished_at is not None
     assert game.player_count == 5 and game.first_player == log["first_player"]
@@ -429,7 +431,7 @@ def test_import_of_a_complete_log_makes_a_finished_game(owner, deck) -> None:
 
 def test_import_of_a_team_game(owner, deck) -> None:
     log = simulate(4, seed=5, teams=True)
-    (game,) = services.game_import(owner=owner, documents=[log])
+    (game,) = services.game_import(club=first_club(), owner=owner, documents=[log])
     replay = get_engine("pot-de-vin").replay(copy.deepcopy(log))
     assert game.status == Game.Status.FINISHED
     assert list(game.seats.order_by("seat").values_list("team", "score", "rank")) == [
@@ -443,7 +445,7 @@ def test_import_of_a_team_game(owner, deck) -> None:
 def test_import_of_a_partial_log_makes_a_game_in_progress(owner, deck) -> None:
     log = simulate(3, seed=6)
     log["rounds"] = log["rounds"][:5]
-    (game,) = services.game_import(owner=owner, documents=[log])
+    (game,) = services.game_import(club=first_club(), owner=owner, documents=[log])
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS and game.finished_at is None
     assert game.result["rounds_played"] == 5
@@ -454,17 +456,17 @@ def test_import_of_a_partial_log_makes_a_game_in_progress(owner, deck) -> None:
 
 
 def test_import_matches_players_case_insensitively(owner, deck) -> None:
-    ada = Player.objects.create(name="Ada")
-    bea = Player.objects.create(name="Bea")
+    ada = Player.objects.create(club=first_club(), name="Ada")
+    bea = Player.objects.create(club=first_club(), name="Bea")
     log = simulate(3, seed=7, names=["ada", "BEA", "Cy"])
-    (game,) = services.game_import(owner=owner, documents=[log])
+    (game,) = services.game_import(club=first_club(), owner=owner, documents=[log])
     seats = list(game.seats.order_by("seat").values_list("player_id", flat=True))
     assert seats[:2] == [ada.pk, bea.pk]
     assert Player.objects.count() == 3
     assert Player.objects.get(pk=seats[2]).name == "Cy"
     # And a second import naming "cy" finds the player the first one made.
     (again,) = services.game_import(
-        owner=owner, documents=[simulate(3, seed=8, names=["cy", "ADA", "bea"])]
+        club=first_club(), owner=owner, documents=[simulate(3, seed=8, names=["cy", "ADA", "bea"])]
     )
     assert list(again.seats.order_by("seat").values_list("player_id", flat=True)) == [
         seats[2],
@@ -477,28 +479,32 @@ def test_import_matches_players_case_insensitively(owner, deck) -> None:
 def test_names_are_one_player_whatever_their_case_or_unicode_form(owner, deck) -> None:
     """Folded in Python, the same on every database: SQLite's LOWER() folds ASCII only, so
     "úna" and "ÚNA" were two players there."""
-    una = Player.objects.create(name="ÚNA")
-    players = services.players_resolve(["Úrsula", "úna", "Zoë"], created_by=owner)
+    una = Player.objects.create(club=first_club(), name="ÚNA")
+    players = services.players_resolve(
+        club=first_club(), refs=["Úrsula", "úna", "Zoë"], created_by=owner
+    )
     assert [p.name for p in players[::2]] == ["Úrsula", "Zoë"]
     assert players[1].pk == una.pk
     assert Player.objects.count() == 3
     # "Zoë" typed with a combining diaeresis (NFD), "ÚRSULA" in capitals: the same players.
-    again = services.players_resolve(["ÚRSULA", "Zoe\u0308", "Jürgen"], created_by=owner)
+    again = services.players_resolve(
+        club=first_club(), refs=["ÚRSULA", "Zoe\u0308", "Jürgen"], created_by=owner
+    )
     assert [p.pk for p in again[:2]] == [players[0].pk, players[2].pk]
     assert Player.objects.count() == 4
     with pytest.raises(GameConflict) as taken:
-        services.player_create(name="jÜrgen", created_by=owner)
+        services.player_create(club=first_club(), name="jÜrgen", created_by=owner)
     assert taken.value.code == "player_exists"
     log = simulate(3, seed=9, names=["Úna", "úna", "Cy"])
     with pytest.raises(RecordError) as twice:
-        services.game_import(owner=owner, documents=[log])
+        services.game_import(club=first_club(), owner=owner, documents=[log])
     assert twice.value.code == "player_twice"
 
 
 def test_import_refuses_the_same_player_twice(owner, deck) -> None:
     log = simulate(3, seed=9, names=["Ada", "ada ", "Cy"])
     with pytest.raises(RecordError) as caught:
-        services.game_import(owner=owner, documents=[log])
+        services.game_import(club=first_club(), owner=owner, documents=[log])
     assert (caught.value.code, caught.value.index) == ("player_twice", 0)
     assert counts() == (0, 0, 0, 0)
 
@@ -506,7 +512,7 @@ def test_import_refuses_the_same_player_twice(owner, deck) -> None:
 def test_import_refuses_a_name_too_long_for_the_record(owner, deck) -> None:
     log = simulate(3, seed=9, names=["Ada", "B" * 81, "Cy"])
     with pytest.raises(RecordError) as caught:
-        services.game_import(owner=owner, documents=[log])
+        services.game_import(club=first_club(), owner=owner, documents=[log])
     assert (caught.value.code, caught.value.seat, caught.value.index) == ("too_long", 1, 0)
     assert counts() == (0, 0, 0, 0)
 
@@ -523,7 +529,7 @@ def test_export_reimports_to_the_same_result(owner, deck) -> None:
     exported = services.game_export_log(game=game)
     assert exported["rounds"] == log["rounds"]
     assert exported["players"] == log["players"]
-    (copy_game,) = services.game_import(owner=owner, documents=[exported])
+    (copy_game,) = services.game_import(club=first_club(), owner=owner, documents=[exported])
     copy_game.refresh_from_db()
     assert copy_game.status == Game.Status.FINISHED
     assert (copy_game.played_on, copy_game.location, copy_game.notes) == (
@@ -544,7 +550,7 @@ def test_export_of_a_game_in_progress_reimports_in_progress(owner, deck) -> None
     game = append_all(new_game(owner, deck), [R1, R2, R3])
     exported = services.game_export_log(game=game)
     assert exported["first_player"] == 1 and exported["rounds"] == [R1, R2, R3]
-    (copy_game,) = services.game_import(owner=owner, documents=[exported])
+    (copy_game,) = services.game_import(club=first_club(), owner=owner, documents=[exported])
     assert copy_game.status == Game.Status.IN_PROGRESS
     assert [p["score"] for p in copy_game.result["players"]] == [5, 0, 11]
 
@@ -578,9 +584,16 @@ def test_scorepad_game_scores_tableaux_by_the_rules_tables(owner, deck) -> None:
         }
         for t in tableaux
     ]
-    players = services.players_resolve(["Ada", "Bea", "Cy"], created_by=owner)
+    players = services.players_resolve(
+        club=first_club(), refs=["Ada", "Bea", "Cy"], created_by=owner
+    )
     game = services.scorepad_game_create(
-        owner=owner, players=players, game_type=POT_DE_VIN, edition=deck, sheet=full
+        club=first_club(),
+        owner=owner,
+        players=players,
+        game_type=POT_DE_VIN,
+        edition=deck,
+        sheet=full,
     )
     game.refresh_from_db()
     assert game.mode == Game.Mode.SCOREPAD and game.status == Game.Status.FINISHED
@@ -603,12 +616,19 @@ def test_scorepad_game_scores_tableaux_by_the_rules_tables(owner, deck) -> None:
 
 
 def test_scorepad_refuses_impossible_tableaux(owner, deck) -> None:
-    players = services.players_resolve(["Ada", "Bea", "Cy"], created_by=owner)
+    players = services.players_resolve(
+        club=first_club(), refs=["Ada", "Bea", "Cy"], created_by=owner
+    )
     before = counts()
     impossible = [{"jokers": 3}, {"jokers": 2}, {}]  # 5 Jokers; the game has 4
     with pytest.raises(LogError) as caught:
         services.scorepad_game_create(
-            owner=owner, players=players, game_type=POT_DE_VIN, edition=deck, sheet=impossible
+            club=first_club(),
+            owner=owner,
+            players=players,
+            game_type=POT_DE_VIN,
+            edition=deck,
+            sheet=impossible,
         )
     assert caught.value.code == "bad_tableau"
     assert counts() == before
@@ -618,7 +638,7 @@ def test_scorepad_agrees_with_a_replay(owner, deck) -> None:
     """The same final tableaux score the same whether replayed or typed in (rules: one
     scoring)."""
     log = simulate(3, seed=11)
-    (replayed,) = services.game_import(owner=owner, documents=[log])
+    (replayed,) = services.game_import(club=first_club(), owner=owner, documents=[log])
     tableaux = []
     for p in replayed.result["players"]:
         t = dict(p["tableau"])
@@ -626,7 +646,12 @@ def test_scorepad_agrees_with_a_replay(owner, deck) -> None:
         tableaux.append(t)
     players = [s.player for s in replayed.seats.order_by("seat")]
     pad = services.scorepad_game_create(
-        owner=owner, players=players, game_type=POT_DE_VIN, edition=deck, sheet=tableaux
+        club=first_club(),
+        owner=owner,
+        players=players,
+        game_type=POT_DE_VIN,
+        edition=deck,
+        sheet=tableaux,
     )
     assert list(pad.seats.order_by("seat").values_list("score", "rank")) == list(
         replayed.seats.order_by("seat").values_list("score", "rank")
@@ -637,9 +662,9 @@ def test_scorepad_agrees_with_a_replay(owner, deck) -> None:
 
 
 def test_player_create_refuses_a_name_in_any_case(owner) -> None:
-    services.player_create(name="Ada", created_by=owner)
+    services.player_create(club=first_club(), name="Ada", created_by=owner)
     with pytest.raises(GameConflict) as caught:
-        services.player_create(name="  aDA ", created_by=owner)
+        services.player_create(club=first_club(), name="  aDA ", created_by=owner)
     assert caught.value.code == "player_exists"
     assert Player.objects.count() == 1
 
@@ -655,8 +680,12 @@ def test_game_create_refuses_a_player_at_two_seats(owner, deck) -> None:
 
 
 def test_game_create_uses_the_stored_standard_edition_unless_told(owner, pdv_edition) -> None:
-    players = services.players_resolve(["Ada", "Bea", "Cy"], created_by=owner)
-    game = services.game_create(owner=owner, players=players, first_player=0, game_type=POT_DE_VIN)
+    players = services.players_resolve(
+        club=first_club(), refs=["Ada", "Bea", "Cy"], created_by=owner
+    )
+    game = services.game_create(
+        club=first_club(), owner=owner, players=players, first_player=0, game_type=POT_DE_VIN
+    )
     game.refresh_from_db()
     assert (game.game_type, game.edition_id, game.variant) == (POT_DE_VIN, pdv_edition.pk, "")
     assert game.setup == {"hands": None, "trump_pile": None}
@@ -665,9 +694,13 @@ def test_game_create_uses_the_stored_standard_edition_unless_told(owner, pdv_edi
 
 
 def test_game_create_of_an_unknown_game_type_stores_nothing(owner) -> None:
-    players = services.players_resolve(["Ada", "Bea", "Cy"], created_by=owner)
+    players = services.players_resolve(
+        club=first_club(), refs=["Ada", "Bea", "Cy"], created_by=owner
+    )
     with pytest.raises(RecordError) as caught:
-        services.game_create(owner=owner, players=players, first_player=0, game_type="chess")
+        services.game_create(
+            club=first_club(), owner=owner, players=players, first_player=0, game_type="chess"
+        )
     assert caught.value.code == "unknown_game_type"
     assert Game.objects.count() == 0
 

@@ -14,6 +14,7 @@ import pytest
 from games import services
 from games.models import Game, GameEvent, Round
 from scoring.engine import ENGINES
+from tests.accounts import first_club
 from tests.games.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +39,7 @@ def test_the_games_stored_before_get_the_history_their_rows_record(
                 log = {**log, info.entries_key: log[info.entries_key][:2]}
                 log.pop("final", None)
             logs.append(log)
-    services.game_import(owner=owner, documents=logs)
+    services.game_import(club=first_club(), owner=owner, documents=logs)
     games = list(Game.objects.order_by("id"))
     assert {g.status for g in games} == {Game.Status.FINISHED, Game.Status.IN_PROGRESS}
     # What each game's rows say, read before the migration.

@@ -17,6 +17,7 @@ from django.db import connection
 from games import services
 from games.models import Game, Player, Round
 from scoring.engine import ENGINES
+from tests.accounts import first_club
 from tests.games.migrations import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,30 +51,32 @@ def test_the_migration_repairs_what_is_safe_and_reports_the_rest(
             log = json.loads(json.dumps(info.simulate(players=players, seed=seed)))
             log["players"] = [f"{game_type[:3]}{(seed + i) % 9}" for i in range(players)]
             logs.append(log)
-    games = services.game_import(owner=owner, documents=logs)
+    games = services.game_import(club=first_club(), owner=owner, documents=logs)
     exported = {g.pk: services.game_export_log(game=g) for g in games}
     results = {g.pk: g.result for g in Game.objects.all()}
 
-    migrate(BEFORE)
+    old = migrate(BEFORE)  # the models as they were then (before clubs, among others)
+    OldGame, OldPlayer, OldRound = (old.get_model("games", m) for m in ("Game", "Player", "Round"))
     # What a client could store before the gate: junk keys in every entry and in a setup.
-    for rnd in Round.objects.all():
-        Round.objects.filter(pk=rnd.pk).update(data=_junk(rnd.data))
+    for rnd in OldRound.objects.all():
+        OldRound.objects.filter(pk=rnd.pk).update(data=_junk(rnd.data))
     deal = next(g for g in games if g.game_type == "pot-de-vin" and g.setup.get("hands"))
-    Game.objects.filter(pk=deal.pk).update(setup={**deal.setup, "zz": 1})
+    OldGame.objects.filter(pk=deal.pk).update(setup={**deal.setup, "zz": 1})
     # An integer no encoder of 64 bits writes, in one entry: reported, left as it is.
-    huge = Round.objects.filter(game__game_type="bruges").order_by("id").first()
+    huge = OldRound.objects.filter(game__game_type="bruges").order_by("id").first()
     assert huge is not None
-    huge_data = {**copy.deepcopy(Round.objects.get(pk=huge.pk).data), "zz": 2**64}
-    Round.objects.filter(pk=huge.pk).update(data=huge_data)
-    # Names: one look-alike of another player's (reported), one alone (repaired).
-    ada = Player.objects.create(name="Ada")
-    Player.objects.filter(pk=ada.pk).update(name_key="ada")
-    twin = Player.objects.create(name="Ada\u200b")
-    alone = Player.objects.create(name="\u202eZoë\u202c  Ｘ")
-    notes = Game.objects.filter(game_type="complots").order_by("id").first()
+    huge_data = {**copy.deepcopy(OldRound.objects.get(pk=huge.pk).data), "zz": 2**64}
+    OldRound.objects.filter(pk=huge.pk).update(data=huge_data)
+    # Names: one look-alike of another player's (reported), one alone (repaired). Their keys
+    # as the code of the time made them.
+    ada = OldPlayer.objects.create(name="Ada", name_key="ada")
+    twin = OldPlayer.objects.create(name="Ada\u200b", name_key="ada\u200b")
+    alone = OldPlayer.objects.create(name="\u202eZoë\u202c  Ｘ", name_key="\u202ezoë\u202c  x")
+    assert ada.pk
+    notes = OldGame.objects.filter(game_type="complots").order_by("id").first()
     assert notes is not None
     if connection.vendor == "sqlite":  # PostgreSQL stores no NUL in text
-        Game.objects.filter(pk=notes.pk).update(notes="before\x00after")
+        OldGame.objects.filter(pk=notes.pk).update(notes="before\x00after")
         exported[notes.pk]["notes"] = "beforeafter"  # the NUL alone is gone
 
     migrate(latest())

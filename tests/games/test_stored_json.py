@@ -17,6 +17,7 @@ from games.models import MAX_ENTRIES, Player
 from games.names import KEY_GROWTH, MAX_NAME_LENGTH, BadName, player_name
 from games.stored_json import JsonRefused, Limits, check, log_schema, prune
 from scoring.engine import ENGINES, GameEngine
+from tests.accounts import first_club
 
 
 def refused(value: Any, **kwargs: Any) -> tuple[str, str]:
@@ -296,7 +297,7 @@ def test_a_result_no_database_or_client_holds_is_refused(
     log, gain = _bruges_log_with_a_gain()
     gain[key] = value
     with pytest.raises(RecordError) as caught:
-        services.game_import(owner=owner, documents=[log])
+        services.game_import(club=first_club(), owner=owner, documents=[log])
     assert (caught.value.code, caught.value.index) == ("out_of_range", 0)
     assert reason in caught.value.message
     assert not Game.objects.exists()

@@ -20,6 +20,7 @@ from games.models import Game, Seat
 from scoring.engine import get_engine
 from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
+from tests.accounts import first_club
 from tests.scoring.engine.complots import reference
 
 NEUTRAL = ("jokers", "bonus", "malus", "pot_de_vin")
@@ -51,8 +52,9 @@ def scorepad(
     played_on: datetime.date = DAY,
 ) -> Game:
     return services.scorepad_game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(list(names), created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=list(names), created_by=owner),
         game_type=POT_DE_VIN,
         sheet=list(tableaux),
         teams=teams,
@@ -61,7 +63,9 @@ def scorepad(
 
 
 def imported(owner: Any, logs: Sequence[dict[str, Any]]) -> list[Game]:
-    return services.game_import(owner=owner, documents=[copy.deepcopy(log) for log in logs])
+    return services.game_import(
+        club=first_club(), owner=owner, documents=[copy.deepcopy(log) for log in logs]
+    )
 
 
 def simulated(
@@ -104,7 +108,7 @@ def complots_result(
     """A finished Complots game stored from a hand-written result (complots-result/1): per seat
     its ``rank`` and the K4 counts given (the others 0). Made as rows, as an import would store
     them, then announced as services do (``games.events.results_changed``)."""
-    players = services.players_resolve(list(names), created_by=owner)
+    players = services.players_resolve(club=first_club(), refs=list(names), created_by=owner)
     entries = [
         {
             "seat": i,
@@ -128,6 +132,7 @@ def complots_result(
     }
     with transaction.atomic():
         game = Game.objects.create(
+            club=first_club(),
             game_type=COMPLOTS,
             owner=owner,
             status=Game.Status.FINISHED,

@@ -6,18 +6,33 @@ ratings rebuilt from them; a second archive equals the first."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from games import services
-from games.models import Edition, Game, GameEvent, GameShare, Player, Round, Seat, UserSettings
+from games.models import (
+    Club,
+    Edition,
+    Game,
+    GameEvent,
+    GameShare,
+    Invitation,
+    Membership,
+    Player,
+    Round,
+    Seat,
+    UserSettings,
+)
 from scoring import jobs, stats, tasks
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.models import HeadToHead, Job, JobItem, PlayerStats, Rating, RatingHistory
+from tests.accounts import first_club, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +53,7 @@ def _snapshot() -> dict[str, Any]:
                 game.owner.get_username(),
                 game.created_at,
                 game.finished_at,
+                game.club_id,
             ),
             "seats": list(
                 Seat.objects.filter(game=game)
@@ -52,7 +68,13 @@ def _snapshot() -> dict[str, Any]:
         }
     return {
         "games": games,
-        "players": list(Player.objects.order_by("id").values_list("id", "name", "user__username")),
+        "players": list(
+            Player.objects.order_by("id").values_list("id", "club_id", "name", "user__username")
+        ),
+        "clubs": list(Club.objects.order_by("id").values_list("id", "name", "slug")),
+        "members": list(
+            Membership.objects.order_by("id").values_list("club_id", "user__username", "role")
+        ),
         "editions": list(
             Edition.objects.order_by("game_type", "key").values_list(
                 "game_type", "key", "verified", "data"
@@ -68,7 +90,9 @@ def _snapshot() -> dict[str, Any]:
                 "user__username", "language"
             )
         ),
-        "jobs": list(Job.objects.order_by("id").values_list("id", "kind", "status", "total")),
+        "jobs": list(
+            Job.objects.order_by("id").values_list("id", "kind", "club_id", "status", "total")
+        ),
         "job_items": list(
             JobItem.objects.order_by("job_id", "key").values_list(
                 "job_id", "key", "game_id", "ok", "winners_after"
@@ -109,13 +133,15 @@ def _records(path: Path) -> list[dict[str, Any]]:
 
 
 def _wipe() -> None:
-    """An empty database as `migrate` leaves it: only the built-in editions."""
+    """An empty database as `migrate` leaves it: the built-in editions and one club, empty."""
     Job.objects.all().delete()
     Game.objects.all().delete()
     GameEvent.objects.all().delete()
     Player.objects.all().delete()
+    Club.objects.all().delete()  # their memberships and invitations too
     Edition.objects.all().delete()
     get_user_model().objects.all().delete()
+    Club.objects.create(name="Club", slug="club")
     services.editions_ensure_builtin()
 
 
@@ -124,6 +150,7 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
 ) -> None:
     call_command("demo", games=120, seed=4)  # both games, some in progress
     owner = get_user_model().objects.get(username="demo")
+    club = first_club()
     ada = get_user_model().objects.create_user("ada", password="pw-archive-1")
     UserSettings.objects.create(user=ada, language="pt-br")  # the pages' language kept too
     Player.objects.filter(pk=Player.objects.order_by("id").first().pk).update(user=ada)
@@ -149,8 +176,9 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
         },
     ] * 3
     services.scorepad_game_create(
+        club=club,
         owner=ada,
-        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=ada),
+        players=services.players_resolve(["Ada", "Bea", "Cy"], club=club, created_by=ada),
         game_type="pot-de-vin",
         sheet=[dict(t, cards=c) for t, c in zip(tableaux, (1, 1, 1), strict=True)],
         edition=fixed,
@@ -159,8 +187,9 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     # of whom has left (the name stays), then the game deleted (its history stays).
     bea = get_user_model().objects.create_user("bea", password="pw-archive-2")
     gone = services.game_create(
+        club=club,
         owner=ada,
-        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=ada),
+        players=services.players_resolve(["Ada", "Bea", "Cy"], club=club, created_by=ada),
         first_player=0,
         game_type="complots",
     )
@@ -214,6 +243,8 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     ]
     keys = (
         "players",
+        "clubs",
+        "members",
         "editions",
         "users",
         "languages",
@@ -230,8 +261,9 @@ def test_export_then_import_into_an_empty_database_keeps_everything(
     assert _without_ids(after["h2h"]) == _without_ids(before["h2h"])
     # Ids go on from the restored ones: a new game does not collide.
     new = services.game_create(
+        club=first_club(),
         owner=ada,
-        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=ada),
+        players=services.players_resolve(["Ada", "Bea", "Cy"], club=first_club(), created_by=ada),
         first_player=0,
         game_type="complots",
     )
@@ -260,3 +292,28 @@ def test_import_refuses_a_database_that_is_not_empty(tmp_path: Path) -> None:
     _wipe()
     with pytest.raises(CommandError, match="potdevin-archive/1"):
         call_command("import_all", str(bad))
+
+
+def test_import_refuses_a_club_with_a_member_or_an_invitation(tmp_path: Path) -> None:
+    """The club `migrate` makes is empty, and so replaced by the archive's; one with a member,
+    or an invitation out, is someone's."""
+    call_command("demo", games=3, seed=1)
+    archive = tmp_path / "a.jsonl"
+    call_command("export_all", str(archive))
+    _wipe()
+    member = make_user("early", role=Membership.Role.OWNER)
+    with pytest.raises(CommandError, match="empty"):
+        call_command("import_all", str(archive))
+    assert list(Membership.objects.values_list("user__username", "club__slug")) == [
+        ("early", "club")
+    ]
+    member.delete()
+    Invitation.objects.create(
+        club=first_club(), token="out-there", expires_at=timezone.now() + timedelta(days=7)
+    )
+    with pytest.raises(CommandError, match="empty"):
+        call_command("import_all", str(archive))
+    assert not Game.objects.exists()
+    Invitation.objects.all().delete()
+    call_command("import_all", str(archive))
+    assert Game.objects.count() == 3

@@ -21,17 +21,32 @@ from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 from django.db.models import ForeignKey, Model
 
-from games import services
-from games.models import Edition, Game, GameEvent, GameShare, Player, Round, Seat
+from games import clubs, services
+from games.models import (
+    Club,
+    Edition,
+    Game,
+    GameEvent,
+    GameShare,
+    Invitation,
+    Membership,
+    Player,
+    Round,
+    Seat,
+)
 from scoring import archive, stats
 from scoring.archive import ArchiveError, archive_restore
 from scoring.models import HeadToHead, Job, JobInput, JobItem, JobKeys, PlayerStats, Rating
+from tests.accounts import first_club, make_user
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
 ARCHIVED = [
     User,
+    Club,
+    Membership,
+    Invitation,
     Player,
     Edition,
     Game,
@@ -44,7 +59,14 @@ ARCHIVED = [
     JobItem,
     JobInput,
 ]
-IDS_KEPT = {Player, Game, Job}  # the others are restored under new ids, found by their keys
+IDS_KEPT = {
+    Club,
+    Membership,
+    Invitation,
+    Player,
+    Game,
+    Job,
+}  # the others are restored under new ids, found by their keys
 BIG = 2**64
 SURROGATE = "\ud800"
 
@@ -109,21 +131,25 @@ def _table_counts() -> dict[str, int]:
 
 
 def _wipe() -> None:
-    """An empty database as `migrate` leaves it: only the built-in editions."""
+    """An empty database as `migrate` leaves it: the built-in editions and one club, empty."""
     Job.objects.all().delete()
     Game.objects.all().delete()
     GameEvent.objects.all().delete()
     Player.objects.all().delete()
+    Club.objects.all().delete()  # their memberships and invitations too
     Edition.objects.all().delete()
     User.objects.all().delete()
+    Club.objects.create(name="Club", slug="club")
     services.editions_ensure_builtin()
 
 
 def _assert_empty() -> None:
     builtin = set(Edition.objects.values_list("game_type", "key"))
     assert builtin and not Edition.objects.filter(created_by__isnull=False).exists()
-    for model in ARCHIVED[:2] + ARCHIVED[3:]:  # every archived row but the built-in editions
-        assert model.objects.count() == 0, model.__name__
+    assert list(Club.objects.values_list("name", "slug")) == [("Club", "club")]
+    for model in ARCHIVED:  # every archived row but the built-in editions and migrate's club
+        if model not in (Edition, Club):
+            assert model.objects.count() == 0, model.__name__
     for model in (PlayerStats, HeadToHead, Rating):
         assert model.objects.count() == 0, model.__name__
 
@@ -161,7 +187,11 @@ def test_hostile_but_valid_data_round_trips_exactly(tmp_path: Path) -> None:
     sqlite = connection.vendor == "sqlite"
     _some_records()
     ada = User.objects.create_user('ada 🎲 "quoted" \\', email='a"b@example.org', password="pw")
-    players = [Player.objects.create(name=name, created_by=ada) for name in HOSTILE_NAMES]
+    club = Club.objects.create(name=HOSTILE_NAMES[2], slug="hostile")
+    Membership.objects.create(club=club, user=ada, role=Membership.Role.OWNER)
+    players = [
+        Player.objects.create(club=club, name=name, created_by=ada) for name in HOSTILE_NAMES
+    ]
     held = dict(NESTED, big=BIG, negative_big=-BIG, huge=10**40)  # PostgreSQL's jsonb holds these
     if sqlite:  # SQLite holds a lone surrogate in JSON too (as its escape); PostgreSQL cannot
         held.update(lone=SURROGATE, pair=["\udfff" + "x", {SURROGATE: "as a key"}])
@@ -177,6 +207,7 @@ def test_hostile_but_valid_data_round_trips_exactly(tmp_path: Path) -> None:
     )
     notes = ('🎲 Zo\u0308e «مرحبا» "q" \\ \n' * 400)[:5000]
     game = Game.objects.create(
+        club=club,
         game_type="pot-de-vin",
         edition=edition,
         location=HOSTILE_NAMES[1],
@@ -193,7 +224,7 @@ def test_hostile_but_valid_data_round_trips_exactly(tmp_path: Path) -> None:
         Round.objects.create(game=game, number=number, data={"n": number, "held": held})
     # Beyond 64 bits, on a line of its own that orjson would read (no lone surrogate on it).
     beyond = Job.objects.create(kind=Job.Kind.RESCORE, params={"big": BIG, "below": -(2**63) - 1})
-    job = Job.objects.create(kind=Job.Kind.IMPORT, params=held, error=notes[:300])
+    job = Job.objects.create(kind=Job.Kind.IMPORT, club=club, params=held, error=notes[:300])
     JobInput.objects.create(job=job, key=0, document={"doc": held, "names": HOSTILE_NAMES})
     JobItem.objects.create(job=job, key=0, ok=False, error={"message": HOSTILE_NAMES[0]})
 
@@ -414,6 +445,9 @@ def test_the_commands_write_a_trailer_and_refuse_a_cut_file(
         assert trailer["trailer"] == "potdevin-archive/1"
         assert trailer["counts"] == {
             "user": User.objects.count(),
+            "club": Club.objects.count(),
+            "membership": Membership.objects.count(),
+            "invitation": Invitation.objects.count(),
             "player": Player.objects.count(),
             "edition": Edition.objects.count(),
             "game": Game.objects.count(),
@@ -458,3 +492,294 @@ def test_a_refused_restore_commits_nothing(tmp_path: Path) -> None:
     call_command("import_all", str(path))
     assert _rows() == before
     assert PlayerStats.objects.exists() and Rating.objects.exists()
+
+
+def _rewind_ids(*models: type[Model]) -> None:
+    """Ids given from the start again, as in a database just made by `migrate` (the rows made
+    before moved them on): only the restore then moves them past the archive's."""
+    with connection.cursor() as cursor:
+        for model in models:
+            table = model._meta.db_table
+            if connection.vendor == "postgresql":
+                cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), 1, false)", [table])
+            else:  # SQLite's AUTOINCREMENT keeps the last id given here
+                cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
+
+
+def test_clubs_their_members_and_invitations_round_trip_with_their_ids(tmp_path: Path) -> None:
+    """Two clubs, each with its members (one person in both, with another role in each), its
+    invitations (open, used, revoked), its players (an "Ada" in each), games and jobs; a club
+    deleted before leaves gaps in the ids, which a restore that renumbered would close."""
+    home = first_club()
+    olga = make_user("olga", club=home, role=Membership.Role.OWNER)
+    ada = make_user("ada", club=home, role=Membership.Role.ADMIN)
+    cy = make_user("cy", club=home, role=Membership.Role.MEMBER)
+    gone = clubs.club_create(name="Gone", owner=cy)
+    clubs.invitation_create(club=gone, role=Membership.Role.MEMBER, by=cy)
+    clubs.club_delete(club=gone)
+    away = clubs.club_create(name="Les Pions", owner=ada)
+    clubs.club_update(club=away, public_results=True)
+    Membership.objects.create(club=away, user=cy, role=Membership.Role.RECORDER)
+    open_link = clubs.invitation_create(club=home, role=Membership.Role.RECORDER, by=olga)
+    used = clubs.invitation_create(club=away, role=Membership.Role.MEMBER, by=ada, days=3)
+    dan = make_user("dan", role=None)
+    clubs.invitation_accept(token=used.token, user=dan)
+    stopped = clubs.invitation_create(club=away, role=Membership.Role.ADMIN, by=ada)
+    assert clubs.invitation_revoke(club=away, invitation_id=stopped.pk)
+    at_home = services.players_resolve(["Ada", "Bea", "Cy"], club=home, created_by=olga)
+    abroad = services.players_resolve(["Ada", "Dan", "Eve"], club=away, created_by=ada)
+    Player.objects.filter(pk__in=[at_home[0].pk, abroad[0].pk]).update(user=ada)
+    games = {}
+    for club, owner, players in ((home, olga, at_home), (away, ada, abroad)):
+        game = services.game_create(
+            club=club, owner=owner, players=players, first_player=0, game_type="complots"
+        )
+        services.round_append(game=game, round_data={"actor": 0, "action": "income"}, by=owner)
+        games[game.pk] = club.pk
+    imported = Job.objects.create(kind=Job.Kind.IMPORT, club=away, status=Job.Status.DONE)
+    everyone = Job.objects.create(kind=Job.Kind.RESCORE, status=Job.Status.DONE)
+    assert gone.pk < away.pk and not Club.objects.filter(pk=gone.pk).exists()
+    before = _rows()
+    assert len(before["Club"]) == 2 and len(before["Invitation"]) == 3
+
+    data = _export_bytes(tmp_path)
+    _wipe()
+    _rewind_ids(Club, Membership, Invitation)
+    _assert_empty()
+    restored = archive_restore(io.BytesIO(data))
+
+    assert (restored["club"], restored["membership"], restored["invitation"]) == (2, 6, 3)
+    after = _rows()
+    for name, rows in before.items():
+        assert after[name] == rows, name
+        assert repr(after[name]) == repr(rows), name
+    # What the test made, read back: the clubs under their ids, each member's role in each.
+    assert list(Club.objects.order_by("id").values_list("id", "slug", "public_results")) == [
+        (home.pk, "club", False),
+        (away.pk, "les-pions", True),
+    ]
+    roles = Membership.objects.values_list("club_id", "user__username", "role")
+    assert sorted(roles) == sorted(
+        [
+            (home.pk, "olga", "owner"),
+            (home.pk, "ada", "admin"),
+            (home.pk, "cy", "member"),
+            (away.pk, "ada", "owner"),
+            (away.pk, "cy", "recorder"),
+            (away.pk, "dan", "member"),
+        ]
+    )
+    links = Invitation.objects.order_by("id")
+    assert list(links.values_list("id", "token", "club_id", "created_by__username")) == [
+        (open_link.pk, open_link.token, home.pk, "olga"),
+        (used.pk, used.token, away.pk, "ada"),
+        (stopped.pk, stopped.token, away.pk, "ada"),
+    ]
+    assert list(Invitation.objects.open().values_list("token", flat=True)) == [open_link.token]
+    assert Invitation.objects.get(pk=used.pk).used_by.get_username() == "dan"
+    assert Invitation.objects.get(pk=stopped.pk).revoked_at is not None
+    adas = Player.objects.filter(name="Ada").order_by("id")
+    assert list(adas.values_list("id", "club_id", "user__username")) == [
+        (at_home[0].pk, home.pk, "ada"),
+        (abroad[0].pk, away.pk, "ada"),
+    ]
+    assert dict(Game.objects.values_list("id", "club_id")) == games
+    assert dict(Job.objects.values_list("id", "club_id")) == {
+        imported.pk: away.pk,
+        everyone.pk: None,
+    }
+    # New rows take ids after the restored ones.
+    cy = User.objects.get(username="cy")
+    newer = clubs.club_create(name="Newer", owner=cy)
+    assert newer.pk > away.pk
+    assert Membership.objects.get(club=newer).pk > max(m["id"] for m in before["Membership"])
+    assert clubs.invitation_create(club=newer, role="member", by=cy).pk > stopped.pk
+
+
+def _sealed(body: list[bytes], counts: dict[str, int]) -> bytes:
+    """``body`` (the header and the records, each a line) with a trailer that matches it."""
+    trailer = {
+        "trailer": "potdevin-archive/1",
+        "counts": counts,
+        "sha256": hashlib.sha256(b"".join(body)).hexdigest(),
+    }
+    return b"".join(body) + json.dumps(trailer).encode() + b"\n"
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return json.dumps(record).encode() + b"\n"
+
+
+def test_an_archive_written_before_clubs_restores_into_one_club() -> None:
+    """Written by hand as the export wrote it before clubs (no club, membership or invitation;
+    players, games and jobs naming no club): everything goes into one club, as migration 0011
+    put it, staff and superusers its owners, whoever created a game or a player a recorder."""
+    when = "2024-05-01T10:00:00+00:00"
+
+    def user(name: str, *, staff: bool = False, superuser: bool = False) -> dict[str, Any]:
+        return {
+            "kind": "user",
+            "username": name,
+            "email": "",
+            "password": "!",
+            "is_staff": staff,
+            "is_superuser": superuser,
+            "is_active": True,
+            "date_joined": when,
+        }
+
+    def player(pk: int, name: str, user: str | None, created_by: str | None) -> dict[str, Any]:
+        return {
+            "kind": "player",
+            "id": pk,
+            "name": name,
+            "user": user,
+            "created_by": created_by,
+            "created_at": when,
+        }
+
+    def game(pk: int, owner: str, seats: list[int]) -> dict[str, Any]:
+        return {
+            "kind": "game",
+            "id": pk,
+            "game_type": "complots",
+            "edition": None,
+            "variant": "",
+            "played_on": "2024-05-02",
+            "location": "",
+            "notes": "",
+            "owner": owner,
+            "mode": "rounds",
+            "status": "in_progress",
+            "player_count": len(seats),
+            "first_player": 0,
+            "teams": None,
+            "setup": {},
+            "finish": None,
+            "sheet": None,
+            "result": None,
+            "engine_version": "",
+            "created_at": when,
+            "updated_at": when,
+            "finished_at": None,
+            "seats": [
+                {"seat": n, "player": p, "team": None, "score": None, "rank": None}
+                for n, p in enumerate(seats)
+            ],
+            "entries": [],
+        }
+
+    def job(pk: int, kind: str, created_by: str) -> dict[str, Any]:
+        return {
+            "kind": "job",
+            "id": pk,
+            "job_kind": kind,
+            "status": "done",
+            "params": {},
+            "total": 0,
+            "created_by": created_by,
+            "created_at": when,
+            "finished_at": when,
+            "progressed_at": None,
+            "error": "",
+            "keys": None,
+            "items": [],
+            "inputs": [],
+        }
+
+    records = [
+        {"archive": "potdevin-archive/1", "written_at": when},
+        user("root", superuser=True),
+        user("staffer", staff=True),  # owns a game too: staff comes first
+        user("keeper"),  # created a player
+        user("host"),  # owns a game
+        user("guest"),  # is a player, created nothing
+        player(7, "Ada", "guest", "keeper"),
+        player(9, "Bea", None, None),
+        player(12, "Cy", None, None),
+        game(40, "host", [7, 9, 12]),
+        game(41, "staffer", [9, 12]),
+        job(3, "import", "host"),
+        job(4, "rescore", "root"),
+    ]
+    # The oldest trailer: no club, membership or invitation, and no event either.
+    counts = {"user": 5, "player": 3, "edition": 0, "game": 2, "job": 2}
+    _wipe()
+    restored = archive_restore(io.BytesIO(_sealed([_line(r) for r in records], counts)))
+
+    assert (restored["club"], restored["membership"], restored["game"]) == (0, 0, 2)
+    club = Club.objects.get()
+    assert (club.name, club.slug, club.public_results) == ("Club", "club", False)
+    assert dict(Membership.objects.filter(club=club).values_list("user__username", "role")) == {
+        "root": "owner",
+        "staffer": "owner",
+        "keeper": "recorder",
+        "host": "recorder",
+        "guest": "member",
+    }
+    assert Membership.objects.count() == 5
+    assert dict(Player.objects.values_list("id", "club_id")) == {
+        7: club.pk,
+        9: club.pk,
+        12: club.pk,
+    }
+    assert dict(Game.objects.values_list("id", "club_id")) == {40: club.pk, 41: club.pk}
+    # An import went into the club; a re-score, as migration 0011 left it, was every club's.
+    assert dict(Job.objects.values_list("id", "club_id")) == {3: club.pk, 4: None}
+    assert Player.objects.get(pk=7).user.get_username() == "guest"
+
+
+def test_an_archive_naming_a_club_it_lacks_is_refused_and_nothing_is_written(
+    tmp_path: Path,
+) -> None:
+    """Records altered, then sealed again with a trailer that matches them (counts and
+    checksum), so that only the check of the club each names can refuse them."""
+    _some_records()
+    owner = User.objects.get(username="demo")
+    away = clubs.club_create(name="Away", owner=owner)
+    clubs.invitation_create(club=away, role=Membership.Role.MEMBER, by=owner)
+    lines = _export_bytes(tmp_path).splitlines(keepends=True)
+    body, counts = lines[:-1], json.loads(lines[-1])["counts"]
+    assert counts["club"] == 2 and counts["invitation"] == 1
+
+    def at(kind: str, **match: Any) -> int:
+        return next(
+            i
+            for i, line in enumerate(body)
+            if json.loads(line).get("kind") == kind
+            and all(json.loads(line)[k] == v for k, v in match.items())
+        )
+
+    def moved(kind: str) -> bytes:
+        n = at(kind)
+        record = dict(json.loads(body[n]), club=999_999)
+        return _sealed(body[:n] + [_line(record)] + body[n + 1 :], counts)
+
+    cut = at("club", id=away.pk)
+    player = at("player")
+    clubless = {k: v for k, v in json.loads(body[player]).items() if k != "club"}
+    altered = {
+        "a club cut out, its members and invitation kept": (
+            _sealed(body[:cut] + body[cut + 1 :], dict(counts, club=1)),
+            "names club",
+        ),
+        "a membership of another club": (moved("membership"), "names club"),
+        "an invitation to another club": (moved("invitation"), "names club"),
+        "a player of another club": (moved("player"), "names club"),
+        "a game of another club": (moved("game"), "names club"),
+        "a job of another club": (moved("job"), "names club"),
+        "a player of no club": (
+            _sealed(body[:player] + [_line(clubless)] + body[player + 1 :], counts),
+            "names no club",
+        ),
+    }
+    _wipe()
+    before = _table_counts()
+    for what, (data, message) in altered.items():
+        with pytest.raises(ArchiveError, match=message):
+            archive_restore(io.BytesIO(data))
+        assert _table_counts() == before, what
+        _assert_empty()
+    # Sealed the same way but unaltered, the archive restores.
+    archive_restore(io.BytesIO(_sealed(body, counts)))
+    assert Club.objects.count() == 2 and Invitation.objects.filter(club=away.pk).exists()

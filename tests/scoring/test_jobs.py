@@ -22,6 +22,7 @@ from scoring.engine.potdevin import deck_from_dict
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.engine.potdevin.simulate import simulate
 from scoring.models import Job, JobInput, JobItem
+from tests.accounts import first_club, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,9 @@ def _swapped_deck() -> dict[str, list[str]]:
 
 
 def test_a_batch_run_twice_scores_each_game_once(owner: Any, no_sending: list[Any]) -> None:
-    games = services.game_import(owner=owner, documents=[simulate(4, seed=k) for k in range(120)])
+    games = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(4, seed=k) for k in range(120)]
+    )
     before = {g.pk: _stored_scores(g.pk) for g in games}
     swapped = services.edition_create(
         game_type="pot-de-vin", key="swapped", data=_swapped_deck(), created_by=owner
@@ -104,7 +107,9 @@ def test_a_job_with_no_games_is_done_at_once(owner: Any, no_sending: list[Any]) 
 def test_an_unexpected_error_is_recorded_and_the_job_still_ends(
     owner: Any, no_sending: list[Any]
 ) -> None:
-    games = services.game_import(owner=owner, documents=[simulate(5, seed=k) for k in range(3)])
+    games = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(5, seed=k) for k in range(3)]
+    )
     job = jobs.rescore_start(created_by=owner)
     ids = [g.pk for g in games]
     jobs.rescore_batch(job_id=job.pk, game_ids=ids[:1])
@@ -121,7 +126,7 @@ def test_an_unexpected_error_is_recorded_and_the_job_still_ends(
 def test_import_batch_skips_documents_already_imported(owner: Any, no_sending: list[Any]) -> None:
     docs = [simulate(3, seed=k) for k in range(4)]
     docs[2]["first_player"] = 9
-    job = jobs.import_start(created_by=owner, documents=docs)
+    job = jobs.import_start(club=first_club(), created_by=owner, documents=docs)
     assert JobInput.objects.filter(job=job).count() == 4
     assert jobs.import_batch(job_id=job.pk, keys=[0, 1, 2, 3]) == 4
     assert jobs.import_batch(job_id=job.pk, keys=[0, 1, 2, 3]) == 0
@@ -139,7 +144,7 @@ def test_an_unreachable_broker_fails_the_job_with_503(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(tasks.rescore_batch, "delay", refuse)
     staff = get_user_model().objects.create_user("root", is_staff=True)
-    services.game_import(owner=staff, documents=[simulate(3, seed=1)])
+    services.game_import(club=first_club(), owner=staff, documents=[simulate(3, seed=1)])
     client = APIClient()
     client.force_authenticate(staff)
 
@@ -194,8 +199,10 @@ def _sent_batches(sent: list[tuple[str, tuple[Any, ...]]], job: Job) -> list[lis
 def test_a_rescore_of_complots_games_scores_each_once_as_a_replay(
     owner: Any, no_sending: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
-    games = services.game_import(owner=owner, documents=_complots_logs(150))
-    pot_de_vin = services.game_import(owner=owner, documents=[simulate(3, seed=1)])[0]
+    games = services.game_import(club=first_club(), owner=owner, documents=_complots_logs(150))
+    pot_de_vin = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(3, seed=1)]
+    )[0]
     ids = [g.pk for g in games]
     finished = [g.pk for g in games if g.status == Game.Status.FINISHED]
     assert 0 < len(finished) < len(ids)
@@ -239,8 +246,10 @@ def test_a_new_deck_rescores_only_the_pot_de_vin_games(
     owner: Any, no_sending: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     logs = [simulate(4, seed=k) for k in range(4)]
-    pot_de_vin = services.game_import(owner=owner, documents=logs)
-    complots = services.game_import(owner=owner, documents=_complots_logs(3, seed=40))
+    pot_de_vin = services.game_import(club=first_club(), owner=owner, documents=logs)
+    complots = services.game_import(
+        club=first_club(), owner=owner, documents=_complots_logs(3, seed=40)
+    )
     before = {g.pk: Game.objects.get(pk=g.pk) for g in complots}
     swapped = services.edition_create(
         game_type="pot-de-vin", key="swapped", data=_swapped_deck(), created_by=owner
@@ -279,7 +288,7 @@ def test_an_import_job_of_complots_logs(owner: Any, no_sending: list[Any]) -> No
     # Document 4: a turn after the game is won.
     assert get_engine("complots").replay(docs[4])["complete"]
     docs[4]["turns"].append({"actor": 0, "action": "income"})
-    job = jobs.import_start(created_by=owner, documents=docs)
+    job = jobs.import_start(club=first_club(), created_by=owner, documents=docs)
     assert jobs.import_batch(job_id=job.pk, keys=list(range(7))) == 7
 
     progress = jobs.job_progress(Job.objects.get(pk=job.pk))
@@ -326,7 +335,9 @@ def test_resume_sends_only_the_games_not_done_yet(
     owner: Any, no_sending: list[Any], django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
     settings.POTDEVIN_JOB_BATCH_SIZE = 100
-    games = services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(130)])
+    games = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(3, seed=k) for k in range(130)]
+    )
     ids = [g.pk for g in games]
     with django_capture_on_commit_callbacks(execute=True):
         job = jobs.rescore_start(created_by=owner)
@@ -353,7 +364,7 @@ def test_resume_of_an_import_job_sends_the_documents_not_read_yet(
     settings.POTDEVIN_JOB_BATCH_SIZE = 100
     docs = [simulate(4, seed=k) for k in range(103)]
     with django_capture_on_commit_callbacks(execute=True):
-        job = jobs.import_start(created_by=owner, documents=docs)
+        job = jobs.import_start(club=first_club(), created_by=owner, documents=docs)
     assert no_sending == [
         ("import", (job.pk, list(range(100)))),
         ("import", (job.pk, [100, 101, 102])),
@@ -375,7 +386,9 @@ def test_a_job_the_broker_refused_runs_when_resumed(
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    games = services.game_import(owner=owner, documents=[simulate(5, seed=k) for k in range(3)])
+    games = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(5, seed=k) for k in range(3)]
+    )
     sending = tasks.rescore_batch.delay
 
     def refuse(*args: Any) -> None:
@@ -400,7 +413,7 @@ def test_a_job_the_broker_refused_runs_when_resumed(
 def test_resume_ends_a_job_whose_batches_all_ran(owner: Any, no_sending: list[Any]) -> None:
     """Every game has its item but the job was never marked done: resume sends nothing and
     marks it done."""
-    games = services.game_import(owner=owner, documents=[simulate(3, seed=7)])
+    games = services.game_import(club=first_club(), owner=owner, documents=[simulate(3, seed=7)])
     job = jobs.rescore_start(created_by=owner)
     jobs.rescore_batch(job_id=job.pk, game_ids=[games[0].pk])
     Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, finished_at=None)
@@ -420,15 +433,17 @@ def test_a_rescore_that_does_not_know_its_games_cannot_resume(owner: Any) -> Non
 
 
 def test_resume_over_the_api(owner: Any, no_sending: list[Any]) -> None:
-    services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(2)])
+    services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(3, seed=k) for k in range(2)]
+    )
     staff = APIClient()
     staff.force_authenticate(owner)
     job = staff.post("/api/rescore/", {}, format="json").json()
-    player = get_user_model().objects.create_user("player")
+    player = make_user("player")  # a recorder of the club: staff's re-score is not theirs
     other = APIClient()
     other.force_authenticate(player)
 
-    assert other.post(f"/api/rescore/{job['id']}/resume/").status_code == 403
+    assert other.post(f"/api/rescore/{job['id']}/resume/").status_code == 404
     resumed = staff.post(f"/api/rescore/{job['id']}/resume/")
     assert resumed.status_code == 202
     assert (resumed.json()["status"], resumed.json()["total"]) == ("running", 2)
@@ -443,7 +458,7 @@ def test_resume_over_the_api(owner: Any, no_sending: list[Any]) -> None:
     mine = other.post("/api/imports/", [simulate(3, seed=9)], format="json").json()
     assert other.post(f"/api/imports/{mine['id']}/resume/").status_code == 202
     intruder = APIClient()
-    intruder.force_authenticate(get_user_model().objects.create_user("intruder"))
+    intruder.force_authenticate(make_user("intruder", role="member"))
     assert intruder.post(f"/api/imports/{mine['id']}/resume/").status_code == 404
 
 
@@ -494,7 +509,9 @@ def _postgresql_only() -> None:
 def test_a_batch_delivered_twice_at_once_scores_its_games_once(no_sending: list[Any]) -> None:
     _postgresql_only()
     owner = get_user_model().objects.create_user("owner", is_staff=True)
-    games = services.game_import(owner=owner, documents=[simulate(4, seed=k) for k in range(100)])
+    games = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(4, seed=k) for k in range(100)]
+    )
     ids = [g.pk for g in games]
     job = jobs.rescore_start(created_by=owner)
 
@@ -512,7 +529,9 @@ def test_an_import_batch_delivered_twice_at_once_makes_each_game_once(
 ) -> None:
     _postgresql_only()
     owner = get_user_model().objects.create_user("owner")
-    job = jobs.import_start(created_by=owner, documents=[simulate(3, seed=k) for k in range(100)])
+    job = jobs.import_start(
+        club=first_club(), created_by=owner, documents=[simulate(3, seed=k) for k in range(100)]
+    )
 
     def batch() -> int:
         return jobs.import_batch(job_id=job.pk, keys=list(range(100)))
@@ -528,7 +547,9 @@ def test_the_last_two_batches_finishing_together_end_the_job(no_sending: list[An
     running with every game done."""
     _postgresql_only()
     owner = get_user_model().objects.create_user("owner", is_staff=True)
-    games = services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(200)])
+    games = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(3, seed=k) for k in range(200)]
+    )
     ids = [g.pk for g in games]
     job = jobs.rescore_start(created_by=owner)
 
@@ -554,7 +575,9 @@ def test_jobs_without_progress_are_resumed_by_the_periodic_task(
 
     from django.utils import timezone
 
-    games = services.game_import(owner=owner, documents=[simulate(3, seed=k) for k in range(250)])
+    games = services.game_import(
+        club=first_club(), owner=owner, documents=[simulate(3, seed=k) for k in range(250)]
+    )
     ids = sorted(g.pk for g in games)
     settings.POTDEVIN_JOB_BATCH_SIZE = 100
     with django_capture_on_commit_callbacks(execute=True):

@@ -36,6 +36,7 @@ from scoring.engine.potdevin import deck_from_dict
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.engine.potdevin.simulate import simulate
 from scoring.models import Job, JobItem
+from tests.accounts import first_club
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = str(celery_app.conf.broker_url)  # `make test` points it at a test Redis database
@@ -196,7 +197,7 @@ def staff() -> APIClient:
 def _games(count: int, seed: int = 0) -> list[Game]:
     owner = get_user_model().objects.get_or_create(username="owner")[0]
     logs = [simulate(3 + k % 4, seed=seed + k, teams=k % 8 == 1) for k in range(count)]
-    return services.game_import(owner=owner, documents=logs)
+    return services.game_import(club=first_club(), owner=owner, documents=logs)
 
 
 def _corrected_edition() -> Edition:
@@ -379,7 +380,7 @@ def test_complots_games_beside_pot_de_vin_games_on_a_real_worker(
         simulate_complots(2 + k % 7, seed=k, variant=("ambassador", "inquisitor")[k % 2])
         for k in range(40)
     ]
-    complots = services.game_import(owner=owner, documents=logs)
+    complots = services.game_import(club=first_club(), owner=owner, documents=logs)
     before = {g.pk: (g.result, Game.objects.get(pk=g.pk).updated_at) for g in complots}
     expected = {g.pk: _replay_stored(g, CORRECTED) for g in pot_de_vin}
     _corrected_edition()

@@ -18,6 +18,7 @@ from games.models import Game, Player
 from scoring import selectors, stats
 from scoring.models import Rating, RatingHistory, RatingsPending
 from scoring.stats_tasks import ratings_catch_up_task
+from tests.accounts import first_club
 from tests.scoring import stats_builders as B
 
 tableau, scorepad, day = B.tableau, B.scorepad, B.day
@@ -227,7 +228,7 @@ def test_leaderboard_is_ordered_by_ordinal(owner: Any, commit: Commit) -> None:
             [B.simulated(3, k, names=names[k % 3 : k % 3 + 3], played_on=day(k))
              for k in range(9)],
         )  # fmt: skip
-    board = list(selectors.leaderboard())
+    board = list(selectors.leaderboard(club=first_club()))
     ordinals = [r["ordinal"] for r in board]
     assert ordinals == sorted(ordinals, reverse=True)
     assert ordinals == sorted((r.ordinal for r in Rating.objects.all()), reverse=True)
@@ -236,7 +237,7 @@ def test_leaderboard_is_ordered_by_ordinal(owner: Any, commit: Commit) -> None:
     assert [e["position"] for e in entries] == list(range(1, 6))
     assert [e["player"]["name"] for e in entries] == [r["player__name"] for r in board]
     most = max(r["games"] for r in board)
-    assert {r["games"] for r in selectors.leaderboard(min_games=most)} == {most}
+    assert {r["games"] for r in selectors.leaderboard(club=first_club(), min_games=most)} == {most}
 
 
 @pytest.fixture
@@ -407,16 +408,16 @@ def test_leaderboard_by_game_type(owner: Any, commit: Commit) -> None:
         for k in range(3):
             _pot_de_vin_loss(owner, k)
             _complots_win(owner, k, ("Ada", "Bea", "Cy", "Dev"))
-    complots = list(selectors.leaderboard(game_type=COMPLOTS))
+    complots = list(selectors.leaderboard(club=first_club(), game_type=COMPLOTS))
     assert [r["player__name"] for r in complots][0] == "Ada"
     assert {r["player__name"] for r in complots} == {"Ada", "Bea", "Cy", "Dev"}
-    pot_de_vin = list(selectors.leaderboard())  # Pot de Vin unless told
-    assert pot_de_vin == list(selectors.leaderboard(game_type=POT_DE_VIN))
+    pot_de_vin = list(selectors.leaderboard(club=first_club()))  # Pot de Vin unless told
+    assert pot_de_vin == list(selectors.leaderboard(club=first_club(), game_type=POT_DE_VIN))
     assert [r["player__name"] for r in pot_de_vin] == ["Bea", "Cy", "Ada"]  # no Dev
     entries = selectors.leaderboard_entries(complots, start=1)
     assert [(e["player"]["name"], e["games"], e["wins"]) for e in entries][0] == ("Ada", 3, 3)
     assert selectors.leaderboard_entries(pot_de_vin, start=1)[2]["wins"] == 0
-    assert list(selectors.leaderboard(game_type=COMPLOTS, min_games=4)) == []
+    assert list(selectors.leaderboard(club=first_club(), game_type=COMPLOTS, min_games=4)) == []
 
 
 def test_pending_changes_carry_their_game_type(owner: Any, queued: list[Any]) -> None:

@@ -19,6 +19,7 @@ from games.models import Edition, Game, Player
 from scoring import jobs, selectors
 from scoring.models import Rating
 from scoring.stats.games import game_stats
+from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -195,8 +196,9 @@ def played(
 ) -> Game:
     """A Bruges game entered round by round through the services, finished with ``final``."""
     game = services.game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(names, created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=names, created_by=owner),
         first_player=0,
         game_type=BRUGES,
         played_on=played_on,

@@ -18,7 +18,7 @@ from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate
 from scoring.models import Job, JobItem
-from tests.accounts import make_user
+from tests.accounts import first_club, make_user
 from tests.web.browser import fits_phone, shoot, sign_in
 
 SEED = 21  # the simulated game entered through the pages
@@ -122,8 +122,11 @@ def test_an_illegal_card_shows_the_engine_error_and_undo_works(
 ) -> None:
     user = make_user("alice")
     game = services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(["Ada", "Bea", "Cy"], created_by=user),
+        players=services.players_resolve(
+            club=first_club(), refs=["Ada", "Bea", "Cy"], created_by=user
+        ),
         game_type="pot-de-vin",
         first_player=1,
     )
@@ -178,6 +181,7 @@ def test_other_pages_fit_a_phone_and_the_job_page_shows_live_progress(
 ) -> None:
     staff = make_user("carol", is_staff=True)
     services.game_import(
+        club=first_club(),
         owner=staff,
         documents=[
             *(simulate(3, seed=s, record_deal=False) for s in range(1, 6)),
@@ -185,8 +189,11 @@ def test_other_pages_fit_a_phone_and_the_job_page_shows_live_progress(
         ],
     )
     services.game_create(
+        club=first_club(),
         owner=staff,
-        players=services.players_resolve(["Ada", "Bea", "Cy", "Dev"], created_by=staff),
+        players=services.players_resolve(
+            club=first_club(), refs=["Ada", "Bea", "Cy", "Dev"], created_by=staff
+        ),
         game_type="pot-de-vin",
         first_player=0,
         teams=[[0, 2], [1, 3]],

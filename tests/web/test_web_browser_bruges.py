@@ -12,7 +12,7 @@ import pytest
 from games import services
 from games.models import Game, Round
 from scoring.engine import get_engine
-from tests.accounts import make_user
+from tests.accounts import first_club, make_user
 from tests.web.browser import LANGUAGES, fits_phone, shoot, sign_in, use_language
 
 # --- Bruges ------------------------------------------------------------------------------------
@@ -251,8 +251,9 @@ def test_a_refused_bruges_turn_and_the_edition_pages(live_server: Any, browser: 
     services.editions_ensure_builtin()
     staff = make_user("carol", is_staff=True)
     game = services.game_create(
+        club=first_club(),
         owner=staff,
-        players=services.players_resolve(["Ada", "Bea"], created_by=staff),
+        players=services.players_resolve(club=first_club(), refs=["Ada", "Bea"], created_by=staff),
         game_type="bruges",
         first_player=0,
     )
@@ -310,8 +311,9 @@ def test_a_refused_bruges_turn_and_the_edition_pages(live_server: Any, browser: 
     from tests.web import test_web_bruges as bruges_pages
 
     threatened = services.game_create(
+        club=first_club(),
         owner=staff,
-        players=services.players_resolve(["Ada", "Bea"], created_by=staff),
+        players=services.players_resolve(club=first_club(), refs=["Ada", "Bea"], created_by=staff),
         game_type="bruges",
         first_player=0,
     )
@@ -407,8 +409,9 @@ def test_same_name_persons_an_effect_before_its_card_and_the_review(
     owner = make_user("dora")
     log = two_maestros_log()
     game = services.game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(log["players"], created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=log["players"], created_by=owner),
         game_type="bruges",
         first_player=0,
     )
@@ -547,8 +550,9 @@ def test_the_score_sheet_of_four_long_names_reads_at_phone_width(
     owner = make_user("erin")
     log = bruges_simulate(4, seed=3, names=LONG_NAMES)
     game = services.game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(LONG_NAMES, created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=LONG_NAMES, created_by=owner),
         game_type="bruges",
         first_player=log["first_player"],
     )

@@ -22,7 +22,7 @@ from games.models import Game, Round, UserSettings
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
-from tests.accounts import make_user
+from tests.accounts import first_club, make_user
 from tests.records import complots_game
 from tests.web.browser import fits_phone, shoot, sign_in
 from tests.web.test_web_browser_bruges import enter_bruges_round
@@ -380,8 +380,9 @@ def test_the_home_page_and_a_pot_de_vin_game_in_brazilian_portuguese(
     user = make_user("bruna")
     log = potdevin_simulate(3, seed=POT_DE_VIN_SEED, record_deal=False)
     game = services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(log["players"], created_by=user),
+        players=services.players_resolve(club=first_club(), refs=log["players"], created_by=user),
         game_type="pot-de-vin",
         first_player=log["first_player"],
     )

@@ -12,7 +12,7 @@ import pytest
 from games import services
 from games.models import Game, Round
 from scoring.engine import get_engine
-from tests.accounts import make_user
+from tests.accounts import first_club, make_user
 from tests.web.browser import fits_phone, shoot, sign_in
 
 NAMES = ["Ada", "Bea", "Cy"]
@@ -21,8 +21,9 @@ NAMES = ["Ada", "Bea", "Cy"]
 def _game(game_type: str, **kw: Any) -> Game:
     user = make_user("alice")
     return services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(NAMES, created_by=user),
+        players=services.players_resolve(club=first_club(), refs=NAMES, created_by=user),
         game_type=game_type,
         **kw,
     )

@@ -19,6 +19,7 @@ from games import services
 from games.models import Edition, Game, Player, Round
 from scoring.engine import get_engine
 from scoring.engine.bruges.simulate import simulate
+from tests.accounts import first_club
 from tests.scoring.engine.bruges.logs import WORKED_EXAMPLE_ROUND
 
 pytestmark = pytest.mark.django_db
@@ -64,8 +65,9 @@ def make_game(
     owner: Any, names: tuple[str, ...] = ("Ada", "Bea"), *, first_player: int = 0
 ) -> Game:
     return services.game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(list(names), created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=list(names), created_by=owner),
         game_type="bruges",
         first_player=first_player,
     )
@@ -860,8 +862,9 @@ def test_a_game_on_a_verified_edition_with_coloured_spaces(web: Client, user: An
         game_type="bruges", key="coloured", data=data, verified=True, created_by=user
     )
     game = services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(["Ada", "Bea"], created_by=user),
+        players=services.players_resolve(club=first_club(), refs=["Ada", "Bea"], created_by=user),
         game_type="bruges",
         first_player=0,
         edition=edition,

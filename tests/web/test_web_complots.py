@@ -17,6 +17,7 @@ from games import services
 from games.models import Edition, Game, Player, Round
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate
+from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +32,9 @@ def make_game(
     variant: str = "ambassador",
 ) -> Game:
     return services.game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(list(names), created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=list(names), created_by=owner),
         game_type="complots",
         first_player=first_player,
         variant=variant,
@@ -594,6 +596,7 @@ def test_the_player_page_shows_each_game_type_played(
 
     with django_capture_on_commit_callbacks(execute=True):
         services.game_import(
+            club=first_club(),
             owner=user,
             documents=[
                 potdevin_simulate(3, seed=1, record_deal=False),

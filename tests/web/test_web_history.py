@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import GameEvent
+from tests.accounts import first_club
 from tests.records import complots_game
 from tests.web.test_web_complots import turn_post
 
@@ -63,8 +64,9 @@ def test_a_bruges_round_is_a_turno_in_italian_and_nobody_known_is_not_named(
     services.editions_ensure_builtin()
     log = bruges_simulate(3, seed=62)
     game = services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(log["players"], created_by=user),
+        players=services.players_resolve(club=first_club(), refs=log["players"], created_by=user),
         game_type="bruges",
         first_player=log["first_player"],
     )

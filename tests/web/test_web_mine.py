@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Player
+from tests.accounts import first_club
 from tests.records import complots_game
 
 
@@ -19,8 +20,11 @@ def test_the_home_page_shows_my_games_and_statistics(
 ) -> None:
     mine = [complots_game(user), complots_game(other_user)]  # Ada sits at both
     services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(["Bea", "Cy", "Dev"], created_by=user),
+        players=services.players_resolve(
+            club=first_club(), refs=["Bea", "Cy", "Dev"], created_by=user
+        ),
         first_player=0,
         game_type="complots",
     )

@@ -19,7 +19,7 @@ from scoring import tasks
 from scoring.engine import get_engine
 from scoring.engine.potdevin.simulate import simulate
 from scoring.models import Job
-from tests.accounts import PASSWORD
+from tests.accounts import PASSWORD, first_club
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +42,9 @@ def make_game(owner: Any, names: tuple[str, ...] = ("Ada", "Bea", "Cy"), **kw: A
     kw.setdefault("first_player", 1)
     setup = {k: kw.pop(k) for k in ("hands", "trump_pile") if k in kw}
     return services.game_create(
+        club=first_club(),
         owner=owner,
-        players=services.players_resolve(list(names), created_by=owner),
+        players=services.players_resolve(club=first_club(), refs=list(names), created_by=owner),
         game_type="pot-de-vin",
         setup=setup or None,
         **kw,
@@ -171,7 +172,7 @@ def new_game_data(**fields: Any) -> dict[str, Any]:
 def test_new_game_creates_players_seats_and_first_player(
     web: Client, user: Any, standard_deck: Edition
 ) -> None:
-    Player.objects.create(name="Ada")
+    Player.objects.create(club=first_club(), name="Ada")
     response = web.post(reverse("web:game-new"), new_game_data(player_0="ada"))
     game = Game.objects.get()
     assert response.status_code == 302
@@ -640,7 +641,7 @@ def test_player_page_shows_statistics_charts_and_habits(
     for seed in (1, 2):
         log = simulate(3, seed=seed, record_deal=False)
         with django_capture_on_commit_callbacks(execute=True):  # ratings follow the commit
-            services.game_import(owner=user, documents=[log])
+            services.game_import(club=first_club(), owner=user, documents=[log])
     ada = Player.objects.get(name="Ada")
     listing = web.get(reverse("web:players"), {"q": "ad"}).content.decode()
     assert f'href="{reverse("web:player", args=[ada.pk])}"' in listing
@@ -652,7 +653,7 @@ def test_player_page_shows_statistics_charts_and_habits(
 
 
 def test_player_page_of_a_player_without_games(web: Client) -> None:
-    player = Player.objects.create(name="Nobody")
+    player = Player.objects.create(club=first_club(), name="Nobody")
     html = web.get(reverse("web:player", args=[player.pk])).content.decode()
     assert "No finished game yet." in html and "no data yet" in html
 
@@ -662,7 +663,7 @@ def test_home_lists_games_and_the_leaderboard(
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):  # ratings follow the commit
         (finished,) = services.game_import(
-            owner=user, documents=[simulate(3, seed=4, record_deal=False)]
+            club=first_club(), owner=user, documents=[simulate(3, seed=4, record_deal=False)]
         )
     running = make_game(user, ("Dee", "Eve", "Fay"))
     html = web.get(reverse("web:home")).content.decode()
@@ -738,9 +739,11 @@ def test_rescore_is_started_by_staff_only(
     sent: list[Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    services.game_import(owner=user, documents=[simulate(3, seed=4, record_deal=False)])
+    services.game_import(
+        club=first_club(), owner=user, documents=[simulate(3, seed=4, record_deal=False)]
+    )
     page = web.get(reverse("web:rescore")).content.decode()
-    assert "Only staff start a re-score." in page
+    assert "Only the club’s admins and owners start a re-score of its games." in page
     assert web.post(reverse("web:rescore"), {}).status_code == 403
     assert not Job.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):  # the batches are sent on commit
@@ -762,8 +765,8 @@ def test_rescore_is_started_by_staff_only(
     stamp = f'datetime="{progressed.isoformat()}">{clock} UTC</time>'
     assert f'<time id="job-progressed" {stamp}' in html
     assert ">done<" in html and 'http-equiv="refresh"' not in html
-    # Someone else's job is not shown to a non-staff user.
-    assert web.get(response["Location"]).status_code == 403
+    # A club's re-score jobs are its admins' business: a recorder does not see them.
+    assert web.get(response["Location"]).status_code == 404
 
 
 def test_a_job_that_stopped_moving_is_resumed_from_its_page(
@@ -774,15 +777,18 @@ def test_a_job_that_stopped_moving_is_resumed_from_its_page(
     sent: list[Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    services.game_import(owner=user, documents=[simulate(4, seed=k) for k in range(2)])
+    services.game_import(
+        club=first_club(), owner=user, documents=[simulate(4, seed=k) for k in range(2)]
+    )
     with django_capture_on_commit_callbacks(execute=True):
         staff_web.post(reverse("web:rescore"), {})
     job = Job.objects.get()
     page = reverse("web:job", args=[job.pk])
     resume = reverse("web:job-resume", args=[job.pk])
     assert f'action="{resume}"' in staff_web.get(page).content.decode()
-    # The batch was lost (its worker killed on the folder queue): staff send it again.
-    assert web.post(resume).status_code == 403
+    # The batch was lost (its worker killed on the folder queue): staff send it again. A
+    # recorder does not even see the club's re-score jobs.
+    assert web.post(resume).status_code == 404
     with django_capture_on_commit_callbacks(execute=True):
         response = staff_web.post(resume, follow=True)
     assert response.redirect_chain == [(page, 302)]

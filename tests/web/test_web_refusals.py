@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from games import services
 from games.web import refusals
 from scoring.engine import LogError, get_engine
+from tests.accounts import first_club
 
 NAMES = ["Ada", "Bea", "Cy"]
 COMPLOTS = get_engine("complots")
@@ -142,8 +143,9 @@ def test_the_api_keeps_the_engine_words(user: Any) -> None:
     """The pages speak the players' words; the API answers with the engine's code, seat and
     message, unchanged."""
     game = services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(NAMES, created_by=user),
+        players=services.players_resolve(club=first_club(), refs=NAMES, created_by=user),
         game_type="complots",
         first_player=0,
         variant="inquisitor",

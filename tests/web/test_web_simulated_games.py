@@ -25,6 +25,7 @@ from games.models import Game, Round
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
+from tests.accounts import first_club
 from tests.web.test_web_complots import turn_post
 
 pytestmark = pytest.mark.django_db
@@ -178,8 +179,11 @@ def test_every_simulated_pot_de_vin_game_is_entered_through_the_plain_pages(
     expected = get_engine("pot-de-vin").replay(log)
     if deal:  # the new-game page takes no deal: the header is stored through the services
         game = services.game_create(
+            club=first_club(),
             owner=user,
-            players=services.players_resolve(log["players"], created_by=user),
+            players=services.players_resolve(
+                club=first_club(), refs=log["players"], created_by=user
+            ),
             game_type="pot-de-vin",
             first_player=log["first_player"],
             teams=log["teams"],

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import services
+from games.models import Club, Membership
 from scoring.engine import ENGINES, GameInfo, get_engine
 
 PEOPLE = [
@@ -26,6 +27,12 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="the same seed, the same games")
         parser.add_argument("--owner", default="demo", help="username owning the games")
         parser.add_argument(
+            "--club",
+            default=None,
+            help="slug of the club the games go into (default: the site's first club); the "
+            "owner becomes its recorder if they were not in it",
+        )
+        parser.add_argument(
             "--game",
             action="append",
             choices=sorted(ENGINES),
@@ -41,14 +48,27 @@ class Command(BaseCommand):
         if created:
             owner.set_unusable_password()
             owner.save()
+        club = self._club(options["club"])
+        Membership.objects.get_or_create(
+            club=club, user=owner, defaults={"role": Membership.Role.RECORDER}
+        )
         games = [get_engine(g).info for g in options["game"] or ENGINES]
         today = datetime.date.today()
         made = 0
         while made < count:
             batch = min(BATCH, count - made)
             docs = [self._game(rng, rng.choice(games), today) for _ in range(batch)]
-            made += len(services.game_import(owner=owner, documents=docs))
-        self.stdout.write(f"created {made} games owned by {owner.get_username()!r}")
+            made += len(services.game_import(club=club, owner=owner, documents=docs))
+        self.stdout.write(
+            f"created {made} games owned by {owner.get_username()!r} in club {club.slug!r}"
+        )
+
+    def _club(self, slug: str | None) -> Club:
+        clubs = Club.objects.order_by("id")
+        club = clubs.filter(slug=slug).first() if slug else clubs.first()
+        if club is None:
+            raise CommandError(f"there is no club {slug!r}" if slug else "there is no club")
+        return club
 
     def _game(self, rng: random.Random, info: GameInfo, today: datetime.date) -> dict[str, Any]:
         assert info.simulate is not None
