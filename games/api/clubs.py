@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -258,10 +259,13 @@ class ClubViewSet(
             clubs.member_remove(club=club, user_id=user_id, by=request.user)
             return Response(status=status.HTTP_204_NO_CONTENT)
         data = _valid(MemberUpdateSerializer, request)
-        if "role" in data:
-            clubs.member_role_set(club=club, user_id=user_id, role=data["role"], by=request.user)
-        if "player" in data:
-            clubs.member_player_link(club=club, user_id=user_id, player_id=data["player"])
+        with transaction.atomic():  # both or neither
+            if "role" in data:
+                clubs.member_role_set(
+                    club=club, user_id=user_id, role=data["role"], by=request.user
+                )
+            if "player" in data:
+                clubs.member_player_link(club=club, user_id=user_id, player_id=data["player"])
         membership = Membership.objects.select_related("user").get(club=club, user_id=user_id)
         linked = dict(
             Player.objects.filter(club=club, user_id=user_id).values_list("user_id", "id")

@@ -59,6 +59,7 @@ def club_menu(request: HttpRequest) -> dict[str, Any]:
     return {
         "current_club": current,
         "my_clubs": list(access.clubs(user).order_by("name", "id")[:50]),
+        "club_recorder": current is not None and access.may(user, current.pk, Can.RECORD),
         "club_admin": current is not None and access.may(user, current.pk, Can.ADMIN),
     }
 
@@ -119,12 +120,18 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     rows = list(
         Membership.objects.filter(club=club).select_related("user").order_by("user__username")
     )
-    linked = dict(
-        Player.objects.filter(club=club, user__isnull=False).values_list("user_id", "name")
+    linked = dict(Player.objects.filter(club=club, user__isnull=False).values_list("user_id", "id"))
+    # An admin links members to players: the roster to choose from (the first 500 by name).
+    roster = (
+        list(Player.objects.filter(club=club).order_by("name").values_list("id", "name")[:500])
+        if is_admin
+        else []
     )
+    names = dict(Player.objects.filter(pk__in=linked.values()).values_list("id", "name"))
     context = {
         "club": club,
         "is_admin": is_admin,
+        "roster": roster,
         "is_owner": access.may(request.user, club.pk, Can.OWN),
         "members": [
             {
@@ -132,6 +139,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                 "role": m.role,
                 "role_label": m.get_role_display(),
                 "player": linked.get(m.user_id),
+                "player_name": names.get(linked.get(m.user_id)),
                 "me": m.user_id == request.user.pk,
                 "form": RoleForm(initial={"role": m.role}, prefix=f"m{m.pk}"),
             }
@@ -164,6 +172,25 @@ def member_role(request: HttpRequest, slug: str, username: str) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("%(user)s's role changed.") % {"user": username})
+    return redirect("web:club-members", slug=club.slug)
+
+
+@login_required
+@require_POST
+def member_player(request: HttpRequest, slug: str, username: str) -> HttpResponse:
+    """Link a member to the club's player who is that person (an empty choice unlinks)."""
+    club = _admin_club(request, slug)
+    user_id = _member_id(club, username)
+    chosen = request.POST.get("player") or ""
+    player_id = int(chosen) if chosen.isdigit() and len(chosen) < 19 else None
+    if chosen and player_id is None:
+        raise Http404
+    try:
+        clubs.member_player_link(club=club, user_id=user_id, player_id=player_id)
+    except RecordError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("%(user)s's player saved.") % {"user": username})
     return redirect("web:club-members", slug=club.slug)
 
 

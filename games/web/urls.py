@@ -36,6 +36,11 @@ urlpatterns = [
         name="club-member-role",
     ),
     path(
+        "clubs/<slug:slug>/members/<str:username>/player/",
+        clubs.member_player,
+        name="club-member-player",
+    ),
+    path(
         "clubs/<slug:slug>/members/<str:username>/remove/",
         clubs.member_remove,
         name="club-member-remove",

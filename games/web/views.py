@@ -131,6 +131,7 @@ def _game_chooser(
 def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse:
     """A new game: first the game, then its players in seat order, who starts, and the game's
     own options (the plugin's ``NewGameOptions``)."""
+    club = recording_club(request)
     chosen = _chosen_game(request, game_type)
     if chosen is None:
         games = list(plugins().values())
@@ -138,7 +139,6 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
             return _game_chooser(request, games, _("New game"), "web:game-new-of")
         chosen = games[0].game_type
     plugin = _plugin(chosen)
-    club = recording_club(request)
     web = plugin.part("web")
     form = NewGameForm(_posted(request), plugin=plugin)
     options = web.NewGameOptions(_posted(request))
@@ -180,6 +180,7 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
 @login_required
 def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse:
     """A finished game known by its final sheet only, for the games that have one."""
+    club = recording_club(request)
     games = present.scorepad_games()
     chosen = _chosen_game(request, game_type)
     if chosen is None:
@@ -189,7 +190,6 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
     plugin = _plugin(chosen)
     if plugin not in games:
         raise Http404(f"{plugin.label} games are recorded entry by entry")
-    club = recording_club(request)
     web = plugin.part("web")
     form = PlayersForm(_posted(request), plugin=plugin)
     options = web.NewGameOptions(_posted(request))

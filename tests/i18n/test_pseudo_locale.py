@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import translation
 
-from games import services
-from games.models import Edition, Game, GameShare, Player
+from games import access, clubs, services
+from games.models import Club, Edition, Game, GameShare, Invitation, Membership, Player
 from games.web import urls as web_urls
 from potdevin_site import messages as catalogues
 from scoring.engine.bruges.simulate import PERSON_NAMES
@@ -28,6 +29,7 @@ from scoring.engine.bruges.simulate import simulate as bruges_simulate
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from scoring.models import Job
+from tests.accounts import PASSWORD, first_club, make_user
 from tests.i18n import pseudo
 from tests.web.test_web_complots import turn_post
 from tests.web.test_web_pages import round_post
@@ -47,6 +49,12 @@ SAME_EVERYWHERE = [
     "Português (Brasil)",
     "alice",
     "carol",
+    # The clubs' names (the first club renamed below) and the users of the club pages.
+    "Zetaclub",
+    "Bravoclub",
+    "nina",
+    "zed",
+    "lone",
 ]
 NUMBER_INPUT_VALUE = re.compile(r'<input type="number"[^>]*?\svalue="([^"]*)"')
 PLAIN_NUMBER = re.compile(r"-?\d*(\.\d+)?")
@@ -61,6 +69,12 @@ POST_ONLY = {
     "share-create",
     "share-revoke",
     "password-change",
+    "club-new",
+    "club-switch",
+    "club-member-role",
+    "club-member-player",
+    "club-member-remove",
+    "club-invitation-revoke",
 }
 
 
@@ -121,7 +135,7 @@ def pseudo_locale() -> Iterator[pseudo.PseudoTranslation]:
 
 
 def _import(owner: Any, log: dict[str, Any]) -> Game:
-    (game,) = services.game_import(owner=owner, documents=[log])
+    (game,) = services.game_import(club=first_club(), owner=owner, documents=[log])
     return game
 
 
@@ -159,6 +173,7 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     staff_user: Any, user: Any, pseudo_locale: pseudo.PseudoTranslation
 ) -> None:
     services.editions_ensure_builtin()
+    Club.objects.filter(pk=first_club().pk).update(name="Zetaclub")
     client = Client()
     client.force_login(staff_user)
     # Bruges persons are named as the table typed them (the simulator's Italian names).
@@ -241,6 +256,8 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     pages.post(reverse("web:bruges-edition-new"), {})
     pages.get(reverse("web:bruges-edition", args=["standard"]))
 
+    _club_pages(pages, staff_user, allowed)
+
     pages.post(reverse("web:language"), {"language": "pt-br", "next": "/"})
     pages.post(reverse("web:logout"))
 
@@ -261,6 +278,116 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
             if not _translated(catalog, context, msgid)
         )
         assert not untranslated, f"{locale}: shown on the pages, not translated: {untranslated}"
+
+
+def _as(user: Any, allowed: list[str]) -> Pages:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return Pages(client, allowed)
+
+
+def _club_pages(pages: Pages, staff_user: Any, allowed: list[str]) -> None:
+    """The club pages, as an admin (``pages``, staff), a new person with an invitation, a user
+    of another club who joins and leaves, and a user in no club; each page with its forms'
+    errors and the messages of what was done."""
+    club = first_club()
+    others: list[Pages] = []
+    cache.clear()  # the invitation page's rate limit, counted by earlier tests' posts
+
+    def url(name: str, *args: Any) -> str:
+        return reverse(f"web:{name}", args=args)
+
+    # Another club started (its owner lands on its invitations), then the switcher back.
+    pages.post(url("club-new"), {"name": "Bravoclub"})
+    bravo = access.clubs(staff_user).get(name="Bravoclub")
+    pages.get(url("club-invitations", bravo.slug))
+    pages.post(url("club-switch"), {"club": club.slug})
+    pages.get(url("home"))
+
+    # Members and roles: a role changed, a role refused.
+    pages.get(url("club-members", club.slug))
+    assert (
+        pages.post(url("club-member-role", club.slug, "alice"), {"role": "member"}).status_code
+        == 302
+    )
+    pages.get(url("club-members", club.slug))
+    pages.post(url("club-member-role", club.slug, "alice"), {"role": "nope"})
+    pages.get(url("club-members", club.slug))
+    # A member linked to the club's player who is that person, and a player of no such id.
+    bea = Player.objects.get(club=club, name=NAMES[1])
+    pages.post(url("club-member-player", club.slug, "alice"), {"player": str(bea.pk)})
+    assert (
+        Player.objects.get(pk=bea.pk).user_id
+        == Membership.objects.get(club=club, user__username="alice").user_id
+    )
+    pages.get(url("club-members", club.slug))
+    pages.post(url("club-member-player", club.slug, "alice"), {"player": "999999"})
+    pages.get(url("club-members", club.slug))
+
+    # Invitations: the form's errors, one made, listed, revoked.
+    pages.get(url("club-invitations", club.slug))
+    assert (
+        pages.post(url("club-invitations", club.slug), {"role": "owner", "days": "99"}).status_code
+        == 400
+    )
+    pages.post(url("club-invitations", club.slug), {"role": "recorder", "days": "3"})
+    pages.get(url("club-invitations", club.slug))
+    made = Invitation.objects.open().get(club=club)
+    pages.post(url("club-invitation-revoke", club.slug, made.pk))
+    pages.get(url("club-invitations", club.slug))
+
+    # The club's settings: refused, saved, its results public to anyone.
+    pages.get(url("club-settings", club.slug))
+    assert pages.post(url("club-settings", club.slug), {"name": ""}).status_code == 400
+    pages.post(url("club-settings", club.slug), {"name": club.name, "public_results": "on"})
+    pages.get(url("club-settings", club.slug))
+    pages.get(url("club-results", club.slug))
+    anonymous = _as(None, allowed)
+    assert anonymous.get(url("club-results", club.slug)).status_code == 200
+    others.append(anonymous)
+
+    # An invitation link: a new person's sign-up, refused then done; they land at home.
+    newcomer = _as(None, allowed)
+    link = clubs.invitation_create(club=club, role="recorder", by=staff_user).get_absolute_url()
+    newcomer.get(link)
+    # Too common (Django's Italian lacks its "too short" of 5.2: test_web_clubs.py says so).
+    newcomer.post(link, {"username": "nina", "password1": "password1", "password2": "password1"})
+    newcomer.post(link, {"username": "nina", "password1": PASSWORD, "password2": "other"})
+    newcomer.post(link, {"username": "nina", "password1": PASSWORD, "password2": PASSWORD})
+    assert Membership.objects.filter(club=club, user__username="nina").exists()
+    newcomer.get(url("home"))
+    others.append(newcomer)
+
+    # A user of another club joins with one button, and leaves.
+    zed = make_user("zed", club=bravo, role="member")
+    joining = _as(zed, allowed)
+    link = clubs.invitation_create(club=club, role="member", by=staff_user).get_absolute_url()
+    joining.get(link)
+    joining.post(link)
+    assert Membership.objects.filter(club=club, user=zed).exists()
+    joining.get(url("home"))
+    joining.post(url("club-member-remove", club.slug, "zed"))
+    assert not Membership.objects.filter(club=club, user=zed).exists()
+    joining.get(url("home"))
+    others.append(joining)
+
+    # An admin removes a member.
+    pages.post(url("club-member-remove", club.slug, "nina"))
+    assert not Membership.objects.filter(club=club, user__username="nina").exists()
+    pages.get(url("club-members", club.slug))
+
+    # A user in no club: the page that says so, and a club refused without a name.
+    lone = _as(make_user("lone", role=None), allowed)
+    assert 'id="no-club"' in lone.get(url("home")).content.decode()
+    lone.post(url("club-new"), {"name": ""})
+    lone.get(url("home"))
+    others.append(lone)
+
+    for other in others:
+        pages.visited |= other.visited
+        for page_url, texts in other.problems.items():
+            pages.problems.setdefault(page_url, []).extend(texts)
 
 
 def _third_party_keys() -> set[tuple[str | None, str]]:

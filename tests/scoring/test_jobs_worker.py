@@ -188,6 +188,8 @@ def _forget_producers() -> None:
 
 @pytest.fixture
 def staff() -> APIClient:
+    """Staff of a one-club site (the club `migrate` makes, again after a flush)."""
+    first_club()
     user = get_user_model().objects.create_user("root", is_staff=True)
     client = APIClient()
     client.force_authenticate(user)

@@ -14,7 +14,7 @@ from games import services
 from games.models import Game
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
-from tests.accounts import make_user
+from tests.accounts import first_club, make_user
 from tests.web.browser import ARTIFACTS, LANGUAGES, PHONE, fits_phone, sign_in, use_language
 
 # Names of 80 characters, the service's longest, made of long words as real names have them.
@@ -100,13 +100,16 @@ def test_an_eight_player_complots_game_reads_on_a_phone(
     user = make_user("alice")
     names = long_names(8)
     finished = services.game_import(
-        owner=user, documents=[complots_simulate(8, seed=12, variant="inquisitor", names=names)]
+        club=first_club(),
+        owner=user,
+        documents=[complots_simulate(8, seed=12, variant="inquisitor", names=names)],
     )
     game = Game.objects.get(game_type="complots", status=Game.Status.FINISHED)
     assert finished
     in_progress = services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(names, created_by=user),
+        players=services.players_resolve(club=first_club(), refs=names, created_by=user),
         game_type="complots",
         first_player=0,
         variant="inquisitor",
@@ -146,12 +149,13 @@ def test_a_six_player_pot_de_vin_score_sheet_reads_on_a_phone(
     user = make_user("alice")
     names = long_names(6)
     log = potdevin_simulate(6, seed=7, teams=teams, record_deal=False, names=names)
-    services.game_import(owner=user, documents=[log])
+    services.game_import(club=first_club(), owner=user, documents=[log])
     game = Game.objects.get(game_type="pot-de-vin")
     assert game.status == Game.Status.FINISHED
     in_progress = services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(names, created_by=user),
+        players=services.players_resolve(club=first_club(), refs=names, created_by=user),
         game_type="pot-de-vin",
         first_player=0,
         teams=log["teams"],
@@ -187,6 +191,7 @@ def test_the_other_pages_read_on_a_phone_with_long_names(
     user = make_user("alice")
     names = long_names(8)
     services.game_import(
+        club=first_club(),
         owner=user,
         documents=[
             complots_simulate(8, seed=3, variant="ambassador", names=names),
@@ -194,8 +199,9 @@ def test_the_other_pages_read_on_a_phone_with_long_names(
         ],
     )
     services.game_create(
+        club=first_club(),
         owner=user,
-        players=services.players_resolve(names[:3], created_by=user),
+        players=services.players_resolve(club=first_club(), refs=names[:3], created_by=user),
         game_type="pot-de-vin",
         first_player=0,
         location="Salle des fêtes de Saint-Rémy-de-Provence, à côté de la boulangerie",
