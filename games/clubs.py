@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import access, events
 from games.errors import Forbidden, GameConflict, RecordError
-from games.models import Club, Game, Invitation, Membership, Player
+from games.models import Club, Game, GameEvent, Invitation, Membership, Player
 from games.names import BadName, player_name
 
 Role = Membership.Role
@@ -77,16 +77,28 @@ def club_update(*, club: Club, name: Any = None, public_results: bool | None = N
     return club
 
 
-def club_delete(*, club: Club) -> None:
+def club_delete(*, club: Club, by: AbstractBaseUser | None = None) -> None:
     """Delete the club with everything of it: games, players, their statistics and ratings,
-    jobs, memberships and invitations. The games' history stays (``GameEvent``: a deletion is
-    part of it)."""
+    jobs, memberships and invitations. The games' history stays, with each game's deletion by
+    ``by`` (``GameEvent`` outlives its game)."""
     with transaction.atomic():
         club = Club.objects.select_for_update().get(pk=club.pk)
         game_ids = list(Game.objects.filter(club=club).values_list("id", flat=True))
         Game.objects.filter(club=club).delete()
         Player.objects.filter(club=club).delete()  # statistics and ratings cascade
         club.delete()
+        GameEvent.objects.bulk_create(
+            [
+                GameEvent(
+                    game_id=game_id,
+                    action=GameEvent.Action.DELETED,
+                    user=by if by is not None and by.pk is not None else None,
+                    username=by.get_username() if by is not None else "",
+                )
+                for game_id in game_ids
+            ],
+            batch_size=1000,
+        )
         events.results_changed(game_ids=game_ids)
 
 

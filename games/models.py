@@ -350,7 +350,9 @@ class GameEvent(models.Model):
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["game", "at", "id"]
+        # By the column, not the relation: ordering by "game" would join the games and drop
+        # the events of deleted ones.
+        ordering = ["game_id", "at", "id"]
         indexes = [models.Index(fields=["game", "at", "id"])]
 
     def __str__(self) -> str:

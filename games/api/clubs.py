@@ -198,7 +198,7 @@ class ClubViewSet(
         return Response(ClubSerializer(club, context={"request": request}).data)
 
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        clubs.club_delete(club=self._club(Can.OWN))
+        clubs.club_delete(club=self._club(Can.OWN), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(

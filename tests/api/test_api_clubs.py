@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import clubs, services
-from games.models import Club, Game, Invitation, Membership, Player, Round, Seat
+from games.models import Club, Game, GameEvent, Invitation, Membership, Player, Round, Seat
 from scoring.models import HeadToHead, PlayerGame, PlayerStats, Rating, RatingHistory
 from tests.accounts import PASSWORD, first_club, make_user
 from tests.scoring.stats_builders import tableau
@@ -868,6 +868,11 @@ def test_deleting_a_club_removes_everything_of_it_and_nothing_else(
     assert not HeadToHead.objects.filter(opponent_id__in=mine_players).exists()
     assert not Membership.objects.filter(club_id=team.club.pk).exists()
     assert not Invitation.objects.filter(pk=made["id"]).exists()
+    # Each game's history keeps its deletion, and by whom.
+    gone = GameEvent.objects.filter(action=GameEvent.Action.DELETED)
+    assert sorted(gone.values_list("game_id", "username")) == sorted(
+        (g[0], "olga") for g in mine["games"]
+    )
     assert_error(team.anon.get(f"/api/invitations/{made['token']}/"), 404)
     # The other club is as it was, row for row, rating for rating.
     assert _rows_of(other) == theirs
