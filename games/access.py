@@ -146,10 +146,15 @@ def is_public(slug: Any) -> bool:
     return club is not None and club.public_results
 
 
+def _results_readable(user: Any, club: Club) -> bool:
+    """Whether the user may read the club's results: theirs, or a club with public results."""
+    return club.public_results or may(user, club.pk, Can.READ)
+
+
 def public_club_or_404(user: Any, slug: Any) -> Club:
-    """A club whose results the user may read: theirs, or one with public results."""
+    """A club whose results the user may read (``_results_readable``), or 404."""
     club = _club(slug)
-    if club is None or not (club.public_results or may(user, club.pk, Can.READ)):
+    if club is None or not _results_readable(user, club):
         raise Http404(_("no such club"))
     return club
 
@@ -180,10 +185,10 @@ def club_to_read(user: Any, slug: Any) -> Club:
     named none and have not exactly one."""
     if slug not in (None, ""):
         club = _club(slug)
-        if club is None or not (club.public_results or may(user, club.pk, Can.READ)):
+        if club is None or not _results_readable(user, club):
             raise _unknown_club()
         return club
-    candidates = list(clubs(user).order_by("id")[:2]) if user and user.is_authenticated else []
+    candidates = list(clubs(user).order_by("id")[:2])
     if len(candidates) == 1:
         return candidates[0]
     raise RecordError("club_required", _("say which club with 'club' (its slug)"))

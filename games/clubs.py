@@ -20,6 +20,7 @@ from games import access, events
 from games.errors import Forbidden, GameConflict, RecordError
 from games.models import Club, Game, GameEvent, Invitation, Membership, Player
 from games.names import BadName, player_name
+from games.services import history_event
 
 Role = Membership.Role
 
@@ -88,15 +89,7 @@ def club_delete(*, club: Club, by: AbstractBaseUser | None = None) -> None:
         Player.objects.filter(club=club).delete()  # statistics and ratings cascade
         club.delete()
         GameEvent.objects.bulk_create(
-            [
-                GameEvent(
-                    game_id=game_id,
-                    action=GameEvent.Action.DELETED,
-                    user=by if by is not None and by.pk is not None else None,
-                    username=by.get_username() if by is not None else "",
-                )
-                for game_id in game_ids
-            ],
+            [history_event(game_id, GameEvent.Action.DELETED, by) for game_id in game_ids],
             batch_size=1000,
         )
         events.results_changed(game_ids=game_ids)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
+from django.http import Http404
+from django.utils.translation import gettext as _
 
 from games import access, adapters
 from games.models import Club, Edition, Game, GameEvent, GameShare, Membership, Player, Round, Seat
@@ -47,6 +49,19 @@ def player_id_of(user: Any, club_id: int | None = None) -> int | None:
     if club_id is not None:
         players = players.filter(club_id=club_id)
     return players.order_by("club_id").values_list("id", flat=True).first()
+
+
+def club_member_id(club: Club, username: str) -> int:
+    """The account id of the club's member called ``username``. Raises ``Http404`` for a
+    username that is no member of the club."""
+    user_id = (
+        Membership.objects.filter(club=club, user__username=username)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+    if user_id is None:
+        raise Http404(_("there is no such member"))
+    return user_id
 
 
 def clubs_of(user: Any) -> list[dict[str, Any]]:

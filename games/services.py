@@ -324,7 +324,7 @@ def game_create(
         for seat in seats:
             seat.game = game
         Seat.objects.bulk_create(seats)
-        _event(game, GameEvent.Action.CREATED, by or owner).save()
+        history_event(game, GameEvent.Action.CREATED, by or owner).save()
     return game
 
 
@@ -361,7 +361,7 @@ def _account(by: AbstractBaseUser | None) -> AbstractBaseUser | None:
     return by if by is not None and by.pk is not None else None
 
 
-def _event(
+def history_event(
     game: Game | int, action: str, by: AbstractBaseUser | None, number: int | None = None
 ) -> GameEvent:
     """A line of the game's history (``GameEvent``), not yet saved."""
@@ -431,7 +431,7 @@ def scorepad_game_create(
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_create(seats)
-        _event(game, GameEvent.Action.CREATED, by or owner).save()
+        history_event(game, GameEvent.Action.CREATED, by or owner).save()
         events.results_changed(game_ids=[game.pk])
     return game
 
@@ -509,7 +509,7 @@ def round_append(
             stored = Round.objects.create(game=game, number=expected, data=round_data)
             adapters.store_result(game, [], result, final=False)  # seat scores stay unset
             game.save(update_fields=["result", "engine_version", "updated_at"])
-            _event(game, GameEvent.Action.ADDED, by, expected).save()
+            history_event(game, GameEvent.Action.ADDED, by, expected).save()
     except IntegrityError as exc:  # the row lock makes this unreachable; the constraint is a guard
         raise GameConflict("round_conflict", _("that round was stored meanwhile")) from exc
     return game, stored
@@ -527,7 +527,7 @@ def round_undo(*, game: Game, by: AbstractBaseUser | None = None) -> Game:
         stored[-1].delete()
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
-        _event(game, GameEvent.Action.UNDONE, by, stored[-1].number).save()
+        history_event(game, GameEvent.Action.UNDONE, by, stored[-1].number).save()
     return game
 
 
@@ -557,7 +557,7 @@ def round_correct(
         target.save(update_fields=["data"])
         adapters.store_result(game, seats, result, final=False)
         game.save(update_fields=["result", "engine_version", "updated_at"])
-        _event(game, GameEvent.Action.CORRECTED, by, number).save()
+        history_event(game, GameEvent.Action.CORRECTED, by, number).save()
     return game
 
 
@@ -617,7 +617,7 @@ def game_finish(
         adapters.store_result(game, seats, result, final=True)
         game.save()
         Seat.objects.bulk_update(seats, ["score", "rank"])
-        _event(game, GameEvent.Action.FINISHED, by).save()
+        history_event(game, GameEvent.Action.FINISHED, by).save()
         events.results_changed(game_ids=[game.pk])
     return game
 
@@ -644,7 +644,7 @@ def game_reopen(*, game: Game, by: AbstractBaseUser | None = None) -> Game:
             seat.score = seat.rank = None
         game.save(update_fields=fields)
         Seat.objects.bulk_update(seats, ["score", "rank"])
-        _event(game, GameEvent.Action.REOPENED, by).save()
+        history_event(game, GameEvent.Action.REOPENED, by).save()
         events.results_changed(game_ids=[game.pk])
     return game
 
@@ -661,7 +661,7 @@ def game_update(*, game: Game, by: AbstractBaseUser | None = None, **fields: Any
         setattr(game, name, value)
     with transaction.atomic():
         game.save(update_fields=[*fields, "updated_at"])
-        _event(game, GameEvent.Action.EDITED, by).save()
+        history_event(game, GameEvent.Action.EDITED, by).save()
         if "played_on" in fields:  # the order of games, which streaks and ratings follow
             events.results_changed(game_ids=[game.pk])
     return game
@@ -676,7 +676,7 @@ def game_delete(*, game: Game, by: AbstractBaseUser | None = None) -> None:
         locked = Game.objects.select_for_update().only("id").get(pk=game.pk)
         game_id = locked.pk
         locked.delete()
-        _event(game_id, GameEvent.Action.DELETED, by).save()
+        history_event(game_id, GameEvent.Action.DELETED, by).save()
         events.results_changed(game_ids=[game_id])
 
 
@@ -801,7 +801,7 @@ def import_store(
         )
     Seat.objects.bulk_create(seats)
     Round.objects.bulk_create(rounds)
-    GameEvent.objects.bulk_create(_event(g, GameEvent.Action.CREATED, owner) for g in games)
+    GameEvent.objects.bulk_create(history_event(g, GameEvent.Action.CREATED, owner) for g in games)
     events.results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
     return games
 

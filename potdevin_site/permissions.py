@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.throttling import UserRateThrottle
@@ -57,6 +58,13 @@ class ClubWrites(BasePermission):
 class StaffWrites(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or bool(request.user and request.user.is_staff)
+
+
+def page_rate(scope: str) -> str:
+    """The API's throttle rate of ``scope`` ("20/min") in django-ratelimit's form ("20/m"),
+    so that a page and its API route share one limit setting."""
+    count, period = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope].split("/")
+    return f"{count}/{period[0]}"
 
 
 class WriteRateThrottle(UserRateThrottle):

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import access, clubs
+from games import access, clubs, selectors
 from games.models import Club, Invitation, Membership, Player
 from potdevin_site.api_common import errors, id_parameter
 
@@ -133,17 +133,6 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
     return dict(serializer.validated_data)
 
 
-def _member_id(club: Club, username: str) -> int:
-    user_id = (
-        Membership.objects.filter(club=club, user__username=username)
-        .values_list("user_id", flat=True)
-        .first()
-    )
-    if user_id is None:
-        raise Http404(_("there is no such member"))
-    return user_id
-
-
 @extend_schema_view(
     list=extend_schema(responses={200: ClubSerializer(many=True), **errors(400, 401, 404)}),
     retrieve=extend_schema(parameters=[SLUG], responses={200: ClubSerializer, **errors(401, 404)}),
@@ -211,7 +200,7 @@ class ClubViewSet(
         """Hand the club over to another member: they become an owner, you an admin."""
         club = self._club(Can.OWN)
         data = _valid(TransferSerializer, request)
-        target = _member_id(club, data["username"])
+        target = selectors.club_member_id(club, data["username"])
         clubs.ownership_transfer(club=club, to_user_id=target, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -254,7 +243,7 @@ class ClubViewSet(
         leave the club (yourself); the last owner cannot go."""
         leaving = request.method == "DELETE" and username == request.user.get_username()
         club = self._club(Can.READ if leaving else Can.ADMIN)
-        user_id = _member_id(club, username)
+        user_id = selectors.club_member_id(club, username)
         if request.method == "DELETE":
             clubs.member_remove(club=club, user_id=user_id, by=request.user)
             return Response(status=status.HTTP_204_NO_CONTENT)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -25,6 +24,7 @@ from games import access, clubs, selectors
 from games.errors import Forbidden, RecordError
 from games.models import Club, Invitation, Membership, Player
 from games.web import present
+from potdevin_site.permissions import page_rate
 
 Can = access.Can
 SESSION_KEY = "club"
@@ -35,11 +35,19 @@ def current_club(request: HttpRequest) -> Club | None:
     still read it; else their first club by name (None: they have none)."""
     user = request.user
     chosen = request.session.get(SESSION_KEY)
+    # Asked by the view and again by the menu (``club_menu``) of the page it renders: read
+    # once per request, again only if the choice changed meanwhile.
+    remembered = getattr(request, "_potdevin_club", None)
+    if remembered is not None and remembered[0] == chosen:
+        club: Club | None = remembered[1]
+        return club
+    club = None
     if isinstance(chosen, int) and access.may(user, chosen, Can.READ):
         club = Club.objects.filter(pk=chosen).first()
-        if club is not None:
-            return club
-    return access.clubs(user).order_by("name", "id").first()
+    if club is None:
+        club = access.clubs(user).order_by("name", "id").first()
+    request._potdevin_club = (chosen, club)  # type: ignore[attr-defined]
+    return club
 
 
 def recording_club(request: HttpRequest) -> Club:
@@ -149,22 +157,11 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "web/club_members.html", context)
 
 
-def _member_id(club: Club, username: str) -> int:
-    user_id = (
-        Membership.objects.filter(club=club, user__username=username)
-        .values_list("user_id", flat=True)
-        .first()
-    )
-    if user_id is None:
-        raise Http404
-    return user_id
-
-
 @login_required
 @require_POST
 def member_role(request: HttpRequest, slug: str, username: str) -> HttpResponse:
     club = _admin_club(request, slug)
-    user_id = _member_id(club, username)
+    user_id = selectors.club_member_id(club, username)
     role = request.POST.get("role")
     try:
         clubs.member_role_set(club=club, user_id=user_id, role=str(role), by=request.user)
@@ -180,7 +177,7 @@ def member_role(request: HttpRequest, slug: str, username: str) -> HttpResponse:
 def member_player(request: HttpRequest, slug: str, username: str) -> HttpResponse:
     """Link a member to the club's player who is that person (an empty choice unlinks)."""
     club = _admin_club(request, slug)
-    user_id = _member_id(club, username)
+    user_id = selectors.club_member_id(club, username)
     chosen = request.POST.get("player") or ""
     player_id = int(chosen) if chosen.isdigit() and len(chosen) < 19 else None
     if chosen and player_id is None:
@@ -200,7 +197,7 @@ def member_remove(request: HttpRequest, slug: str, username: str) -> HttpRespons
     """Remove a member (admins), or leave the club (oneself)."""
     leaving = username == request.user.get_username()
     club = _club(request, slug, Can.READ if leaving else Can.ADMIN)
-    user_id = _member_id(club, username)
+    user_id = selectors.club_member_id(club, username)
     try:
         clubs.member_remove(club=club, user_id=user_id, by=request.user)
     except RecordError as exc:
@@ -293,17 +290,13 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _redeem_rate() -> str:
-    """The API's invitation rate ("20/min") in django-ratelimit's form ("20/m")."""
-    count, period = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["invitations"].split("/")
-    return f"{count}/{period[0]}"
-
-
 class SignUpForm(UserCreationForm):
     """Django's own: a username by its rule, a password twice through the validators."""
 
 
-@ratelimit(key="ip", rate=lambda group, request: _redeem_rate(), method="POST", block=False)
+@ratelimit(
+    key="ip", rate=lambda group, request: page_rate("invitations"), method="POST", block=False
+)
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """An invitation link: a signed-in user joins with one tap; a new person makes an account
     and is in. A used, revoked or expired link is not found, like one never made."""

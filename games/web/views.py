@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -31,7 +30,7 @@ from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
 from games.web import charts, present, refusals
 from games.web.clubs import current_club, recording_club
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
-from potdevin_site.permissions import may_change
+from potdevin_site.permissions import may_change, page_rate
 from scoring import jobs
 from scoring import selectors as scoring_selectors
 from scoring.engine import LogError
@@ -646,14 +645,10 @@ def job_resume(request: HttpRequest, pk: int) -> HttpResponse:
 # --- Signing in ----------------------------------------------------------------------------------
 
 
-def _signin_rate() -> str:
-    """The API's sign-in rate ("20/min") in django-ratelimit's form ("20/m")."""
-    count, period = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["signin"].split("/")
-    return f"{count}/{period[0]}"
-
-
 @method_decorator(
-    ratelimit(key="ip", rate=lambda group, request: _signin_rate(), method="POST", block=False),
+    ratelimit(
+        key="ip", rate=lambda group, request: page_rate("signin"), method="POST", block=False
+    ),
     name="post",
 )
 class SignInView(auth_views.LoginView):
