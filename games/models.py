@@ -25,6 +25,7 @@ from games.names import KEY_GROWTH, MAX_NAME_LENGTH
 MAX_ENTRIES = 1000
 MAX_LOCATION_LENGTH = 120
 MAX_NOTES_LENGTH = 5000
+MAX_GAME_NAME_LENGTH = 120  # BoardGameGeek's longest titles are about 100 characters
 
 
 def name_key(name: str) -> str:
@@ -176,6 +177,48 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
+class BoardGame(models.Model):
+    """A game the club plays that has no engine here (an "other game"): named by the club,
+    with an optional BoardGameGeek id and how its winner is found. Its plays are recorded by
+    their scores (``Game.Mode.RESULT``), with no rules check beyond consistency."""
+
+    class Win(models.TextChoices):
+        HIGHEST = "highest", pgettext_lazy("how a game is won", "Highest score wins")
+        LOWEST = "lowest", pgettext_lazy("how a game is won", "Lowest score wins")
+        MANUAL = "manual", pgettext_lazy("how a game is won", "Winners marked by hand")
+        COOPERATIVE = "cooperative", pgettext_lazy("how a game is won", "Cooperative")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="board_games")
+    name = models.CharField(max_length=MAX_GAME_NAME_LENGTH)
+    name_key = models.CharField(max_length=KEY_GROWTH * MAX_GAME_NAME_LENGTH, editable=False)
+    bgg_id = models.PositiveIntegerField(null=True, blank=True, help_text="BoardGameGeek id.")
+    win = models.CharField(max_length=16, choices=Win.choices, default=Win.HIGHEST)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name_key"], name="board_game_name_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
+
+
 class Edition(models.Model):
     """A version of a game's printed data that can be wrong (Pot de Vin: which guild symbols
     each card carries, rules D1). Its data never changes once created: a correction is a new
@@ -221,6 +264,9 @@ class Game(models.Model):
     class Mode(models.TextChoices):
         ROUNDS = "rounds", pgettext_lazy("game mode", "Entry by entry")
         SCOREPAD = "scorepad", pgettext_lazy("game mode", "Final sheet only")
+        # Scores, ranks or winners only, checked for consistency, not by a game's rules: every
+        # play of an "other game", and a play of ours brought in from another app.
+        RESULT = "result", pgettext_lazy("game mode", "Final scores only")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="games")
     game_type = models.CharField(max_length=32)
@@ -228,9 +274,14 @@ class Game(models.Model):
         Edition, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
     variant = models.CharField(max_length=32, blank=True)
+    # The club's named game, for game type "other" only.
+    board_game = models.ForeignKey(
+        BoardGame, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
     played_on = models.DateField(default=timezone.localdate)
     location = models.CharField(max_length=MAX_LOCATION_LENGTH, blank=True)
     notes = models.TextField(blank=True)
+    duration = models.PositiveIntegerField(null=True, blank=True, help_text="Minutes played.")
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games"
     )
@@ -300,6 +351,64 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} entry {self.number}"
+
+
+class PlaySource(models.Model):
+    """Where an imported game came from: the other app's id of the play (BG Stats' uuid, a
+    BoardGameGeek play id), so that importing the same file again finds it, and a fingerprint
+    of what the play held, so that a play edited there updates ours."""
+
+    class App(models.TextChoices):
+        BGSTATS = "bgstats", "BG Stats"
+        BGG = "bgg", "BoardGameGeek"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    app = models.CharField(max_length=16, choices=App.choices)
+    external_id = models.CharField(max_length=64)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="source")
+    fingerprint = models.CharField(max_length=64)
+    imported_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "app", "external_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "app", "external_id"], name="play_source_once_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.app} play {self.external_id} in {self.club_id}"
+
+
+class SourceRef(models.Model):
+    """What another app's id of a player, a location or a game means in this club, learnt at
+    import: matching by these ids comes before matching by name, so that a player renamed in
+    the app is still the same player here."""
+
+    class Kind(models.TextChoices):
+        PLAYER = "player", "player"
+        LOCATION = "location", "location"
+        GAME = "game", "game"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    app = models.CharField(max_length=16, choices=PlaySource.App.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    external_id = models.CharField(max_length=64)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE)
+    board_game = models.ForeignKey(BoardGame, null=True, blank=True, on_delete=models.CASCADE)
+    location = models.CharField(max_length=MAX_LOCATION_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["club", "app", "kind", "external_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "app", "kind", "external_id"], name="source_ref_once_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.app} {self.kind} {self.external_id} in {self.club_id}"
 
 
 class UserSettings(models.Model):
