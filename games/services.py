@@ -387,6 +387,7 @@ def scorepad_game_create(
     game_type: str,
     sheet: Any,
     edition: Edition | None = None,
+    variant: str = "",
     teams: list[list[int]] | None = None,
     finish: dict[str, Any] | None = None,
     played_on: datetime.date | None = None,
@@ -394,9 +395,9 @@ def scorepad_game_create(
     notes: str = "",
     by: AbstractBaseUser | None = None,
 ) -> Game:
-    """A finished game known by its final sheet only (Pot de Vin: the tableaux), scored like a
-    replayed one; ``by`` as for ``game_create``. Raises ``LogError`` for a sheet a real game
-    cannot leave."""
+    """A finished game known by its final sheet only (Pot de Vin: the tableaux; Complots: the
+    elimination order), scored like a replayed one, its variant kept like any game's; ``by`` as
+    for ``game_create``. Raises ``LogError`` for a sheet a real game cannot leave."""
     info = _game_info(game_type)
     if not info.scorepad:
         raise RecordError(
@@ -413,6 +414,7 @@ def scorepad_game_create(
         club=club,
         game_type=game_type,
         edition=_edition_for(info, edition),
+        variant=variant or (info.default_variant or ""),
         owner=owner,
         mode=Game.Mode.SCOREPAD,
         status=Game.Status.FINISHED,

@@ -1,4 +1,5 @@
-"""The public face of the Complots engine: start, apply a turn, the result, replay."""
+"""The public face of the Complots engine: start, apply a turn, the result, replay, and the
+result of a game known by its result sheet only (``score_sheet``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from scoring.engine.complots.rules import (
     TIEBREAK_SHARED,
     VARIANT_NAMES,
 )
+from scoring.engine.complots.sheet import score_sheet
 from scoring.engine.errors import Code, LogError, said
 
 
@@ -61,6 +63,12 @@ class ComplotsEngine:
         for turn in turns:
             play_turn(state, turn)
         return build_result(state)
+
+    def score_sheet(self, sheet: Mapping[str, Any], *, edition: Any = None) -> dict[str, Any]:
+        """The result of a finished game known by its result sheet only: the elimination order
+        and the counts kept (``sheet.score_sheet``), ranked as ``replay`` ranks a finished
+        game. ``edition`` is ignored. Raises ``LogError`` for a sheet no game can leave."""
+        return score_sheet(sheet)
 
 
 def build_result(st: State) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """What the record layer needs to know of Complots besides replaying it (the registry entry):
-the JSON Schemas of a log's header and of one turn, the per-player statistics, the wording of
-the tie-breaks and the simulator."""
+the JSON Schemas of a log's header, of one turn and of a result sheet (scorepad mode), the
+per-player statistics, the wording of the tie-breaks and the simulator."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from scoring.engine.complots.rules import (
     TIEBREAK_SHARED,
     VARIANT_NAMES,
 )
+from scoring.engine.complots.sheet import MAX_COUNT, SHEET_KEY
 from scoring.engine.complots.simulate import simulate
 from scoring.engine.errors import Said, said
 
@@ -105,6 +106,55 @@ ENTRY_SCHEMA: Final[dict[str, Any]] = {
     "$defs": {"challenge": _CHALLENGE},
 }
 
+# Scorepad mode: the result sheet, under ``SHEET_KEY`` beside players, teams and variant.
+SHEET_SCHEMA: Final[dict[str, Any]] = {
+    "$schema": SCHEMA_DIALECT,
+    "title": "complots result sheet",
+    "type": "object",
+    "required": ["eliminated"],
+    "properties": {
+        "eliminated": {
+            "type": "array",
+            "description": "Every seat but the winner's, in the order they were eliminated, "
+            "first out first; the seat left out is the winner.",
+            "minItems": MIN_PLAYERS - 1,
+            "maxItems": MAX_PLAYERS - 1,
+            "items": _SEAT,
+        },
+        "counts": {
+            "description": "Optional: per seat (null, or one entry per seat), the K4 counts "
+            "kept; a count left out or null is unknown.",
+            "anyOf": [
+                {
+                    "type": "array",
+                    "minItems": MIN_PLAYERS,
+                    "maxItems": MAX_PLAYERS,
+                    "items": {
+                        "anyOf": [
+                            {
+                                "type": "object",
+                                "properties": {
+                                    name: {
+                                        "anyOf": [
+                                            {"type": "integer", "minimum": 0, "maximum": MAX_COUNT},
+                                            {"type": "null"},
+                                        ]
+                                    }
+                                    for name in STAT_NAMES
+                                },
+                                "additionalProperties": False,
+                            },
+                            {"type": "null"},
+                        ]
+                    },
+                },
+                {"type": "null"},
+            ],
+        },
+    },
+    "additionalProperties": False,
+}
+
 STAT_LABELS: Final[dict[str, tuple[str, str]]] = {
     "coins_gained": ("Coins gained", "games"),
     "coins_lost_to_captains": ("Coins lost to captains", "games"),
@@ -137,6 +187,8 @@ INFO: Final = GameInfo(
     setup_keys=(),
     finish_keys=(),
     has_editions=False,
+    scorepad=True,
+    sheet_key=SHEET_KEY,
     has_scores=False,
     header_schema=HEADER_SCHEMA,
     entry_schema=ENTRY_SCHEMA,
@@ -146,7 +198,9 @@ INFO: Final = GameInfo(
         "it is alive, its hidden influences, face-up cards and coins, the turn it was "
         "eliminated, and its counts of coins gained and lost to captains, claims, bluffs "
         "caught, challenges made and won, blocks made and standing, influences taken and "
-        "players eliminated."
+        "players eliminated. A game known by its result sheet only (scorepad mode) has "
+        "the same ranks and winners; its turns, Treasury, coins and cards are null, as are "
+        "the counts that were not kept."
     ),
     stats=tuple(
         StatDef(name=name, label=STAT_LABELS[name][0], path=(name,), per=STAT_LABELS[name][1])
