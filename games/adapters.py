@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from games.models import Edition, Game, Round, Seat
-from scoring.engine import GameEngine, LogError, get_engine
+from scoring.engine import GameEngine, LogError, get_engine, score_result
 from scoring.engine.errors import Seat as SeatRef
 from scoring.engine.errors import said
 
@@ -140,6 +140,32 @@ def score_sheet(
         body["variant"] = game.variant or engine.info.default_variant
     body[engine.info.sheet_key] = sheet
     return storable(dict(engine.score_sheet(body, edition=engine_edition(game.edition))))
+
+
+def result_body(game: Game, names: list[str], sheet: Any = None) -> dict[str, Any]:
+    """What the generic scorer reads of a play known by its final scores only
+    (``Game.Mode.RESULT``): its players and teams, and its stored sheet (``win``, one line per
+    seat under ``sheet``, ``won``), or ``sheet`` in its place."""
+    stored = game.sheet if sheet is None else sheet
+    return {"players": names, "teams": game.teams, **(stored if isinstance(stored, dict) else {})}
+
+
+def score_final(game: Game, names: list[str], sheet: Any = None) -> dict[str, Any]:
+    """Score a result-mode play with the generic scorer, whatever its game (the result does
+    not depend on an edition). Raises ``LogError`` for a sheet that contradicts itself, and
+    for one whose result cannot be stored (``storable``)."""
+    return storable(score_result(result_body(game, names, sheet), game=game.game_type))
+
+
+def rescore(game: Game, names: list[str], entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's result computed again from what is stored, the way its mode says: its
+    entries replayed, its final sheet scored by its engine, or its final scores by the generic
+    scorer. Raises ``LogError``."""
+    if game.mode == Game.Mode.RESULT:
+        return score_final(game, names)
+    if game.mode == Game.Mode.SCOREPAD:
+        return score_sheet(game, names, game.sheet, game.finish)
+    return replay(game, names, entries)
 
 
 # A seat's score is a column of 32 bits on every database (PostgreSQL's integer).

@@ -36,8 +36,9 @@ class BadName(ValueError):
         self.message = message
 
 
-def player_name(raw: str) -> str:
-    """``raw`` as a player's name (see the module's docstring). Raises ``BadName``."""
+def player_name(raw: str, *, max_length: int = MAX_NAME_LENGTH) -> str:
+    """``raw`` as a player's name (see the module's docstring), or as another name under the
+    same rule with its own length (a club's named game). Raises ``BadName``."""
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:
@@ -48,10 +49,10 @@ def player_name(raw: str) -> str:
         raise BadName("invalid_text", _("a name cannot hold control characters"))
     if not name:
         raise BadName("blank_name", _("a name cannot be blank"))
-    if len(name) > MAX_NAME_LENGTH:
+    if len(name) > max_length:
         raise BadName(
             "too_long",
             _("a name has at most %(most)s characters, not %(length)s")
-            % {"most": MAX_NAME_LENGTH, "length": len(name)},
+            % {"most": max_length, "length": len(name)},
         )
     return name

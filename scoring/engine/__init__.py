@@ -34,12 +34,17 @@ from scoring.engine.base import GameEngine, GameInfo, StatDef  # noqa: E402 (aft
 from scoring.engine.bruges import ENGINE as BRUGES_ENGINE  # noqa: E402
 from scoring.engine.complots import ENGINE as COMPLOTS_ENGINE  # noqa: E402
 from scoring.engine.errors import LogError  # noqa: E402
+from scoring.engine.other import ENGINE as OTHER_ENGINE  # noqa: E402
+from scoring.engine.other import score_result  # noqa: E402
 from scoring.engine.potdevin import ENGINE as POTDEVIN_ENGINE  # noqa: E402
 
 # The registry: every game the service records, by game id. Adding a game is one engine
-# package here and one record-side plugin (``games/plugins/``).
+# package here and one record-side plugin (``games/plugins/``). "other" is every game without
+# an engine of its own, recorded by its final scores (``score_result``, which also scores a
+# play of any game known by its final scores only).
 ENGINES: dict[str, GameEngine] = {
-    engine.game_id: engine for engine in (POTDEVIN_ENGINE, COMPLOTS_ENGINE, BRUGES_ENGINE)
+    engine.game_id: engine
+    for engine in (POTDEVIN_ENGINE, COMPLOTS_ENGINE, BRUGES_ENGINE, OTHER_ENGINE)
 }
 
 
@@ -74,4 +79,5 @@ __all__ = [
     "StatDef",
     "engine_for_log",
     "get_engine",
+    "score_result",
 ]

@@ -94,6 +94,21 @@ class GameInfo:
     # translatable like a refusal.
     unfinished: Callable[[Mapping[str, Any]], Said] | None = None
     simulate: Callable[..., dict[str, Any]] | None = None
+    # Whether the game is played from a log of entries. False for a game without an engine of
+    # its own (an "other game"): it is recorded by its final scores only, and ``start`` and
+    # ``replay`` refuse every log.
+    logged: bool = True
+    # How a play of this game known by its final scores only (``Game.Mode.RESULT``: a play
+    # brought in from another app without its sheet) is won: "highest", "lowest", "manual"
+    # (ranks or winners as given) or "cooperative". None: "highest" for a game with scores,
+    # else "manual" (see ``result_win_rule``).
+    result_win: str | None = None
+
+    def result_win_rule(self) -> str:
+        """How a play of this game known by its final scores only is won (``result_win``)."""
+        if self.result_win is not None:
+            return self.result_win
+        return "highest" if self.has_scores else "manual"
 
 
 class GameEngine(Protocol):

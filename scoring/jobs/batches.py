@@ -72,10 +72,9 @@ def _rescore_one(
         game.edition = new_edition
     names = [name for _, _, name in stored.seats]
     try:
-        if game.mode == Game.Mode.SCOREPAD:
-            result = adapters.score_sheet(game, names, game.sheet, game.finish)
-        else:
-            result = adapters.replay(game, names, stored.rounds)
+        # By the game's mode: a result-mode play is scored by its final scores, whatever its
+        # edition (a new one is still recorded on it, like on every game of the job).
+        result = adapters.rescore(game, names, stored.rounds)
     except LogError as exc:
         # A job's failures are stored in the worker's language (English), not translated.
         return JobItem(job=job, key=game.pk, game=game, ok=False, error=exc.as_dict()), []

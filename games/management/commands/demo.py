@@ -19,6 +19,11 @@ PEOPLE = [
 BATCH = 200
 
 
+def _simulated() -> list[str]:
+    """The games played from a log, which a simulator plays (not "other" games)."""
+    return sorted(g for g, engine in ENGINES.items() if engine.info.simulate is not None)
+
+
 class Command(BaseCommand):
     help = "Create players and simulated games (owned by user 'demo') to try the service with."
 
@@ -35,7 +40,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--game",
             action="append",
-            choices=sorted(ENGINES),
+            choices=_simulated(),
             help="a game to simulate (repeat for several; default: every game)",
         )
 
@@ -52,7 +57,7 @@ class Command(BaseCommand):
         Membership.objects.get_or_create(
             club=club, user=owner, defaults={"role": Membership.Role.RECORDER}
         )
-        games = [get_engine(g).info for g in options["game"] or ENGINES]
+        games = [get_engine(g).info for g in options["game"] or _simulated()]
         today = datetime.date.today()
         made = 0
         while made < count:

@@ -24,7 +24,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--game",
             default=default_game_type(),
-            choices=sorted(ENGINES),
+            choices=sorted(g for g, e in ENGINES.items() if e.info.simulate is not None),
             help="the game to simulate",
         )
         parser.add_argument("--players", type=int, required=True, help="how many players")

@@ -19,7 +19,8 @@ def test_registry_is_keyed_by_game_id() -> None:
     assert engine.log_format == "potdevin-log/1"
     assert get_engine("complots").log_format == "complots-log/1"
     assert get_engine("bruges").log_format == "bruges-log/1"
-    assert set(ENGINES) == {"pot-de-vin", "complots", "bruges"}
+    assert get_engine("other").log_format == "other-log/1"
+    assert set(ENGINES) == {"pot-de-vin", "complots", "bruges", "other"}
 
 
 def test_unknown_game_has_no_engine() -> None:
