@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.engine.base import GameInfo
+from scoring.engine.bruges.editions import Edition
 from scoring.engine.bruges.info import INFO
 from scoring.engine.bruges.play import State, check_final, play_round, start_state
 from scoring.engine.bruges.rules import (
@@ -76,6 +77,18 @@ class BrugesEngine:
             play_round(state, round_)
         return build_result(state, state.final)
 
+    def score_sheet(self, sheet: Mapping[str, Any], *, edition: Any = None) -> dict[str, Any]:
+        """Score a finished game known by its final score sheet only (scorepad mode:
+        ``{"players", "teams", "sheet": [one object per seat]}``, see ``sheet.py``), with the
+        same points per category, totals and ranking (B7) as a replayed game. ``edition`` as
+        for ``replay`` (the sheet's ``edition`` key names a built-in one when it is not given).
+
+        Raises ``LogError`` (malformed, bad_player_count, bad_teams, unknown_edition,
+        bad_edition, bad_sheet)."""
+        from scoring.engine.bruges.sheet import score_sheet  # it builds on this module
+
+        return score_sheet(sheet, edition)
+
 
 def laurel_points(st: State, final: dict[str, Any]) -> tuple[list[int], list[list[dict[str, Any]]]]:
     """Per seat the laurel points ``final.laurels`` gives, and the entries applied. Raises
@@ -118,8 +131,10 @@ def laurel_points(st: State, final: dict[str, Any]) -> tuple[list[int], list[lis
     return points, applied
 
 
-def _ranking(scores: list[int], florins: list[int]) -> tuple[list[int], list[str | None]]:
-    """B7: most points; a tie goes to the most florins; a tie there is shared (1, 1, 3)."""
+def ranking(scores: list[int], florins: list[int]) -> tuple[list[int], list[str | None]]:
+    """Per seat the rank and the tie-break that placed it (B7): most points; a tie goes to the
+    most florins; a tie there is shared (competition ranking: 1, 1, 3). A logged game and a
+    score sheet (``sheet.py``) are ranked by this one function."""
     n = len(scores)
     ranks = [1] * n
     tiebreaks: list[str | None] = [None] * n
@@ -148,6 +163,65 @@ def _ranking(scores: list[int], florins: list[int]) -> tuple[list[int], list[str
     return ranks, tiebreaks
 
 
+def person_points(price: int) -> int:
+    """B4: a person in play scores its price / 3."""
+    return price // PRICE_PER_POINT
+
+
+def majority_points(tiles: int) -> int:
+    """4 points per majority tile flipped."""
+    return MAJORITY_POINTS * tiles
+
+
+def canal_points(sections: int) -> int:
+    """3 points per canal section whose 3rd space holds a tile."""
+    return THIRD_SPACE_POINTS * sections
+
+
+def prestige_points(edition: Edition, step: int) -> int:
+    """The points of a prestige step, as the edition prints them (B1)."""
+    return edition.prestige_points[step]
+
+
+def breakdown(
+    *,
+    track: int,
+    persons: int,
+    houses: int,
+    laurels: int,
+    majorities: int,
+    canals: int,
+    statues: int,
+    prestige: int,
+) -> dict[str, int]:
+    """A seat's points by scoring category (the result's ``breakdown``, ``rules.CATEGORIES``):
+    1 point per house, the other categories' points as given."""
+    return {
+        "track": track,
+        "persons": persons,
+        "houses": houses,
+        "laurels": laurels,
+        "majorities": majorities,
+        "canals": canals,
+        "statues": statues,
+        "prestige": prestige,
+    }
+
+
+def total(points: dict[str, int]) -> int:
+    """A seat's score: the sum of its breakdown."""
+    return (
+        points["track"]
+        + points["persons"]
+        + points["houses"]
+        + points["laurels"]
+        + points["majorities"]
+        + points["canals"]
+        + points["statues"]
+        + points["prestige"]
+    )
+
+
 def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
     """The ``bruges-result/1`` document for the game as it stands."""
     n = st.players
@@ -168,36 +242,30 @@ def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
         worth = 0
         for p in ps.tenants:
             if p >= 0:
-                worth += persons[p].price // PRICE_PER_POINT
+                worth += person_points(persons[p].price)
         flipped = ps.flipped
-        tiles = 0
+        sections = 0
         if ps.canal[0] >= THIRD_SPACE:
-            tiles += THIRD_SPACE_POINTS
+            sections += 1
         if ps.canal[1] >= THIRD_SPACE:
-            tiles += THIRD_SPACE_POINTS
-        track = ps.points
-        houses = len(ps.houses)
-        laurel = laurels[s]
-        tile_points = MAJORITY_POINTS * ((flipped & 1) + (flipped >> 1 & 1) + (flipped >> 2 & 1))
+            sections += 1
         statues = 0
         for v in ps.statues:
             statues += v
-        prestige = ed.prestige_points[ps.step]
-        breakdowns.append(
-            {
-                "track": track,
-                "persons": worth,
-                "houses": houses,
-                "laurels": laurel,
-                "majorities": tile_points,
-                "canals": tiles,
-                "statues": statues,
-                "prestige": prestige,
-            }
+        points = breakdown(
+            track=ps.points,
+            persons=worth,
+            houses=len(ps.houses),
+            laurels=laurels[s],
+            majorities=majority_points((flipped & 1) + (flipped >> 1 & 1) + (flipped >> 2 & 1)),
+            canals=canal_points(sections),
+            statues=statues,
+            prestige=prestige_points(ed, ps.step),
         )
-        scores.append(track + worth + houses + laurel + tile_points + tiles + statues + prestige)
+        breakdowns.append(points)
+        scores.append(total(points))
         florins.append(ps.florins)
-    ranks, tiebreaks = _ranking(scores, florins)
+    ranks, tiebreaks = ranking(scores, florins)
     players: list[dict[str, Any]] = []
     winners: list[int] = []
     for s in range(n):

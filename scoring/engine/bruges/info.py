@@ -320,7 +320,8 @@ INFO: Final = GameInfo(
     edition_from_data=edition_from_data,
     edition_to_data=lambda edition: edition.data(),
     edition_log_key="edition",
-    scorepad=False,
+    scorepad=True,  # ``engine.score_sheet``: the final score sheet of a game not logged
+    sheet_key="sheet",
     has_scores=True,
     header_schema=HEADER_SCHEMA,
     entry_schema=ENTRY_SCHEMA,
@@ -330,7 +331,10 @@ INFO: Final = GameInfo(
         "tiles, canals' 3rd spaces, statues, prestige step), rank (most points, then most "
         "florins, else shared), florins, prestige step, houses, persons in play, canal tiles, "
         "workers and threat tokens by colour, majority tiles flipped, statues, and counts of "
-        "cards played, penalties suffered by colour and persons hired by group."
+        "cards played, penalties suffered by colour and persons hired by group. A game "
+        "recorded by its score sheet has no rounds: what a sheet does not say (canal tiles per "
+        "section, workers, threats, which majority tiles, tableau, laurel persons, cards "
+        "played, penalties, persons hired) is null."
     ),
     stats=_stats(),
     tiebreak_wording={
