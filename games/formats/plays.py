@@ -1,15 +1,18 @@
 """The neutral shape of a play read from another app's file, whatever the file.
 
-A reader (``bgstats``, ``bgg``) turns a file into a ``PlayFile``: the plays it could read and
-the ones it skipped, each with a stable code and words for people. Nothing here is matched to
-the club yet: ``ref`` fields are the app's own ids (BG Stats' uuids, BoardGameGeek's user ids),
-which the import matches before names.
+A reader (``bgstats``, ``bggxml``; ``detect`` finds which) turns a file into a ``PlayFile``: the
+plays it could read and the ones it skipped, each with a stable code and words for people.
+Nothing here is matched to the club yet: ``ref`` fields are the app's own ids (BG Stats' uuids,
+BoardGameGeek's user ids), which the import matches before names.
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 
 class FormatError(ValueError):
@@ -59,6 +62,7 @@ class ForeignPlayer:
     team: str | None = None  # the file's team name or number, None outside team play
     anonymous: bool = False  # BG Stats' anonymous player: a seat with no person behind it
     new_player: bool = False
+    role: str = ""  # BG Stats' role (a faction, a character); BoardGameGeek's colour
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,11 @@ class ForeignPlay:
     cooperative_won: bool | None = None  # a cooperative game's outcome, None when not one
     incomplete: bool = False  # BGG's "incomplete" flag; BG Stats' "ignored" play
     problems: tuple[Problem, ...] = ()
+    # The time of day the file gives with the date (BG Stats' playDate), None when it gives none.
+    played_time: datetime.time | None = None
+    board: str = ""  # BG Stats' board (the map or scenario played)
+    # BG Stats' manualWinner: the winners were marked by hand in this play, whatever the scores.
+    manual_winner: bool = False
     # A digest of everything the play holds (sha256 hex): a play edited in the app and read
     # again has another one, so the import knows to update its game.
     fingerprint: str = ""
@@ -94,3 +103,30 @@ class PlayFile:
     app: str
     plays: list[ForeignPlay] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    # Which file it was: "bgstats-export" (the app's whole export), "bgsplay" (one play the app
+    # shared), "bgg-xml" (BoardGameGeek's plays document).
+    kind: str = ""
+
+
+def play_fingerprint(play: ForeignPlay) -> str:
+    """The sha256 (hex) of everything ``play`` holds but its fingerprint, as canonical JSON.
+    A problem counts by its code and seat only: its words are in the reader's language, and
+    the same file read in another one is the same play."""
+    content: dict[str, Any] = asdict(play)
+    content.pop("fingerprint")
+    content["problems"] = [[p.code, p.seat] for p in play.problems]
+    text = json.dumps(
+        content, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_iso
+    )
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def fingerprinted(play: ForeignPlay) -> ForeignPlay:
+    """``play`` with its fingerprint (``play_fingerprint``) set."""
+    return replace(play, fingerprint=play_fingerprint(play))
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
