@@ -515,10 +515,13 @@ def test_the_list_filters_by_game_type(api, make_game, make_complots, plot) -> N
     assert [(g["game_type"], g["edition"], g["deck"]) for g in listed] == [("complots", None, None)]
 
 
-def test_complots_has_no_scorepad(api, snapshot) -> None:
+def test_complots_scorepad_takes_a_result_not_tableaux(api, snapshot) -> None:
+    # Complots is recorded by its result (the elimination order, K4; see
+    # test_api_complots_result.py): a Pot de Vin sheet sent for it is refused, nothing stored.
     before = snapshot()
     body = {"game_type": "complots", "players": ["Ada", "Bea"], "tableaux": [{}, {}]}
-    assert_error(api.post("/api/games/scorepad/", body, format="json"), 400, "no_scorepad")
+    body = assert_error(api.post("/api/games/scorepad/", body, format="json"), 400, "invalid")
+    assert "eliminated" in body["fields"]
     assert snapshot() == before
 
 

@@ -456,10 +456,11 @@ def test_game_types_say_how_each_game_is_recorded(api) -> None:
     assert plot["player_counts"] == [2, 3, 4, 5, 6, 7, 8]
     assert plot["variants"] == ["ambassador", "inquisitor"]
     assert plot["default_variant"] == "ambassador"
+    # ... and by its result only, the elimination order (scorepad mode, K4).
     assert (plot["has_editions"], plot["default_edition"], plot["scorepad"]) == (
         False,
         None,
-        False,
+        True,
     )
     # Bruges: 2 to 4 players, round by round, on an edition of its board (rules B1).
     assert (bruges["entries_key"], bruges["entry_name"], bruges["log_format"]) == (

@@ -168,7 +168,7 @@ def test_an_impossible_header_is_refused_and_nothing_stored(
     assert counts() == (0, 0, 0)
 
 
-def test_complots_has_no_editions_and_no_scorepad(owner: Any) -> None:
+def test_complots_has_no_editions_and_its_scorepad_takes_a_result(owner: Any) -> None:
     players = services.players_resolve(club=first_club(), refs=["Ada", "Bea"], created_by=owner)
     standard = Edition.objects.get(game_type="pot-de-vin", key="standard")
     with pytest.raises(RecordError) as caught:
@@ -184,12 +184,25 @@ def test_complots_has_no_editions_and_no_scorepad(owner: Any) -> None:
     with pytest.raises(RecordError) as caught:
         services.edition_create(game_type=COMPLOTS, key="first", data={}, created_by=owner)
     assert caught.value.code == "no_editions"
-    with pytest.raises(RecordError) as caught:
+    # Complots has a scorepad mode, by its result (the elimination order): a sheet of another
+    # shape is the engine's refusal, and nothing is stored.
+    with pytest.raises(LogError) as refused:
         services.scorepad_game_create(
             club=first_club(), owner=owner, players=players, game_type=COMPLOTS, sheet=[]
         )
-    assert caught.value.code == "no_scorepad"
+    assert (refused.value.code, refused.value.seat) == ("malformed", None)
     assert counts() == (0, 0, 0)
+    game = services.scorepad_game_create(
+        club=first_club(),
+        owner=owner,
+        players=players,
+        game_type=COMPLOTS,
+        variant="inquisitor",
+        sheet={"eliminated": [1], "counts": None},
+    )
+    # K4: Bea out first ranks 2nd; Ada, left standing, 1st.
+    assert (game.variant, game.result["winners"], game.edition_id) == ("inquisitor", [0], None)
+    assert [s.rank for s in game.seats.order_by("seat")] == [1, 2]
     assert not Edition.objects.filter(game_type=COMPLOTS).exists()
 
 

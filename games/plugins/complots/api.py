@@ -1,6 +1,8 @@
 """Complots's API shapes: a new game (its variant), a turn exactly as ``complots-log/1`` has it,
-the game as shown (its variant and turns). Complots has no end-of-game choices, no editions and
-no scorepad. Shape only: every rule is the engine's (its codes reach the client with the turn).
+a finished game known by its result only (scorepad mode: the elimination order and the counts
+kept), the game as shown (its variant, turns, and a result game's sheet). Complots has no
+end-of-game choices and no editions. Shape only: every rule is the engine's (its codes reach
+the client with the turn or the sheet).
 
 The game detail lists the entries under ``turns``, as the log does, and not under ``rounds``
 too: a client that handles any game reads them from ``GET /api/games/{id}/rounds/`` (the same
@@ -21,6 +23,7 @@ from games.api.serializers import (
     FinishSerializer,
     GameCreateSerializer,
     GameDetailBaseSerializer,
+    GameMetaSerializer,
     LogDocumentBaseSerializer,
     documented,
     entries_of,
@@ -32,7 +35,9 @@ from games.api.serializers import (
 from games.models import Game
 from games.plugins.complots import GAME_TYPE
 from scoring.engine import get_engine
-from scoring.engine.complots.rules import ACTION_NAMES, CHARACTER_NAMES, VARIANT_NAMES
+from scoring.engine.complots.info import SHEET_SCHEMA
+from scoring.engine.complots.rules import ACTION_NAMES, CHARACTER_NAMES, STAT_NAMES, VARIANT_NAMES
+from scoring.engine.complots.sheet import MAX_COUNT
 
 INFO = get_engine(GAME_TYPE).info
 NAME_MAX_LENGTH = 32  # room for a mistyped name, which the engine then names
@@ -164,21 +169,160 @@ class ComplotsGameCreateSerializer(GameCreateSerializer):
         return {"variant": variant}
 
 
+# --- Scorepad mode: a finished game known by its result ---------------------------------------
+
+# The sheet's JSON Schema (the engine's ``SHEET_SCHEMA``) in the OpenAPI document's dialect.
+ELIMINATED_SCHEMA: dict[str, Any] = {
+    k: v for k, v in SHEET_SCHEMA["properties"]["eliminated"].items() if k != "description"
+}
+COUNT_SCHEMA: dict[str, Any] = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": MAX_COUNT,
+    "nullable": True,
+}
+COUNTS_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "nullable": True,
+    "minItems": min(INFO.player_counts),
+    "maxItems": max(INFO.player_counts),
+    "items": {
+        "type": "object",
+        "nullable": True,
+        "properties": {name: COUNT_SCHEMA for name in STAT_NAMES},
+        "additionalProperties": False,
+    },
+}
+COUNT_WORDS = {
+    "coins_gained": "Coins received: income, foreign aid, duchess, captain.",
+    "coins_lost_to_captains": "Coins a captain took from the player.",
+    "claims_made": "Action claims (duchess, assassin, captain, exchange, inquire).",
+    "bluffs_caught": "Own claims or blocks challenged and false.",
+    "challenges_made": "Challenges of another player's claim or block.",
+    "challenges_won": "Challenges of a claim or block that was false.",
+    "blocks_made": "Blocks declared.",
+    "blocks_standing": "Blocks not shown false.",
+    "influences_taken": "Influences the player's coups and assassinations removed.",
+    "players_eliminated": "Players eliminated by the player's coup, assassination or won "
+    "challenge.",
+}
+
+
+def _count(name: str) -> serializers.IntegerField:
+    # Any whole number passes here: the engine refuses one below 0 or above its limit
+    # (bad_count, with the seat), and the stored-data gate one past 64 bits (out_of_range).
+    return documented(
+        serializers.IntegerField,
+        COUNT_SCHEMA,
+        required=False,
+        allow_null=True,
+        help_text=COUNT_WORDS[name] + " Left out or null: unknown.",
+    )
+
+
+class CountsSerializer(serializers.Serializer):
+    """The K4 counts one player kept (rules K4, K5), each optional: a count left out or null is
+    unknown (null in the result, never 0)."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {name: _count(name) for name in STAT_NAMES}
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        counts: dict[str, Any] = dict(super().to_internal_value(data))
+        # A key that is no count is kept for the engine to refuse (unknown_count, with the
+        # seat), not dropped: a mistyped count would otherwise be lost without a word.
+        for key, value in data.items():
+            if key not in counts and key not in STAT_NAMES:
+                counts[key] = value
+        return counts
+
+
+class ComplotsScorepadSerializer(GameMetaSerializer):
+    """A finished Complots game known by its result only: the order in which the players were
+    eliminated (first out first; the seat left out is the winner), and optionally the counts
+    each player kept. Ranked as a replayed finished game (rules K4, K5)."""
+
+    player_counts = INFO.player_counts
+    game_type = game_type_field(GAME_TYPE)
+    variant = enum_string(
+        INFO.variants,
+        max_length=NAME_MAX_LENGTH,
+        default=INFO.default_variant,
+        help_text="The fifth character: `ambassador` (the base game) or `inquisitor`.",
+    )
+    eliminated = documented(
+        serializers.ListField,
+        ELIMINATED_SCHEMA,
+        child=serializers.IntegerField(**SEAT),
+        max_length=2 * max(INFO.player_counts),
+        help_text="Every seat but the winner's, in the order they were eliminated, first out "
+        "first; each exactly once. The engine refuses a seat twice (`eliminated_twice`), two "
+        "seats or more left out (`missing_seat`), every seat listed (`no_winner`) and a seat "
+        "not at the table (`bad_seat`).",
+    )
+    counts = documented(
+        serializers.ListField,
+        COUNTS_SCHEMA,
+        child=CountsSerializer(allow_null=True),
+        max_length=2 * max(INFO.player_counts),
+        required=False,
+        allow_null=True,
+        help_text="Optional: one entry per seat, each null or the counts that player kept "
+        "(`bad_count`, `unknown_count`, `inconsistent_counts` name the seat).",
+    )
+
+    def game_args(self) -> dict[str, Any]:
+        data = self.validated_data
+        counts = data.get("counts")
+        return {
+            "variant": data["variant"],
+            "sheet": {
+                "eliminated": list(data["eliminated"]),
+                "counts": None if counts is None else [_plain(c) for c in counts],
+            },
+        }
+
+
+def _plain(counts: Any) -> Any:
+    return None if counts is None else dict(counts)
+
+
 class ComplotsGameDetailSerializer(GameDetailBaseSerializer):
-    """A Complots game: its variant and its turns (under `turns`, as its log has them)."""
+    """A Complots game: its variant and its turns (under `turns`, as its log has them); a game
+    known by its result only has no turns, and its sheet under `eliminated` and `counts`."""
 
     game_type = game_type_field(GAME_TYPE, read_only=True)
     variant = enum_string(INFO.variants, read_only=True)
     turns = TurnSerializer(many=True, read_only=True)
+    eliminated = documented(
+        serializers.JSONField,
+        {**ELIMINATED_SCHEMA, "nullable": True},
+        read_only=True,
+        help_text="A game known by its result only (`mode` `scorepad`): the seats in the order "
+        "they were eliminated, first out first. Null for a game logged turn by turn.",
+    )
+    counts = documented(
+        serializers.JSONField,
+        COUNTS_SCHEMA,
+        read_only=True,
+        help_text="A game known by its result only: the counts kept per seat, as sent. Null "
+        "otherwise.",
+    )
     result = result_field(
         "The engine's result (format complots-result/1): " + INFO.result_detail, read_only=True
     )
 
     class Meta(GameDetailBaseSerializer.Meta):
-        fields = [*GameDetailBaseSerializer.Meta.fields, "variant", "turns"]
+        fields = [*GameDetailBaseSerializer.Meta.fields, "variant", "turns", "eliminated", "counts"]
 
     def game_fields(self, game: Game) -> dict[str, Any]:
-        return {"variant": game.variant or INFO.default_variant, "turns": entries_of(game)}
+        sheet = game.sheet if isinstance(game.sheet, dict) else {}
+        return {
+            "variant": game.variant or INFO.default_variant,
+            "turns": entries_of(game),
+            "eliminated": sheet.get("eliminated"),
+            "counts": sheet.get("counts"),
+        }
 
 
 class ComplotsLogSerializer(LogDocumentBaseSerializer):
@@ -190,6 +334,38 @@ class ComplotsLogSerializer(LogDocumentBaseSerializer):
     turns = TurnEntrySerializer(many=True)
 
 
+SCOREPAD_EXAMPLES = (
+    OpenApiExample(
+        "Complots: a game known by its result",
+        description="Cy went out first, then Ada; Bea, left out of the list, won. Ranks: Bea "
+        "1, Ada 2, Cy 3.",
+        value={
+            "game_type": GAME_TYPE,
+            "players": ["Ada", "Bea", "Cy"],
+            "variant": "inquisitor",
+            "eliminated": [2, 0],
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Complots: a result with the counts some players kept",
+        description="Dev went out first, then Ada, then Cy; Bea won. Bea kept her claims and "
+        "bluffs caught, Cy the players he eliminated; every other count is unknown (null).",
+        value={
+            "game_type": GAME_TYPE,
+            "players": ["Ada", "Bea", "Cy", "Dev"],
+            "eliminated": [3, 0, 2],
+            "counts": [
+                None,
+                {"claims_made": 5, "bluffs_caught": 1, "players_eliminated": 2},
+                {"players_eliminated": 1},
+                None,
+            ],
+        },
+        request_only=True,
+    ),
+)
+
 API = GameApi(
     create=ComplotsGameCreateSerializer,
     entry=TurnInputSerializer,
@@ -197,6 +373,8 @@ API = GameApi(
     finish=ComplotsFinishSerializer,
     detail=ComplotsGameDetailSerializer,
     log=ComplotsLogSerializer,
+    scorepad=ComplotsScorepadSerializer,
+    scorepad_examples=SCOREPAD_EXAMPLES,
     create_examples=(
         OpenApiExample(
             "Complots: a 3-player game with the inquisitor",
