@@ -94,24 +94,36 @@ def _read_eliminated(raw: Any, n: int) -> list[int]:
         raise LogError(
             "no_winner",
             said(
-                "every seat is listed in {eliminated}: the winner, the last one standing, is "
-                "left out ({seat} is listed last)",
+                "{seat} is listed last in {eliminated}, after every other seat: the winner, "
+                "the last one standing, is left out",
                 eliminated=Code("eliminated"),
                 seat=Seat(order[-1]),
             ),
             seat=order[-1],
         )
     missing = [s for s in range(n) if s not in seen]
-    if len(missing) > 1:
-        # Which of them won is what the sheet does not say, so no one seat is named.
+    if len(missing) == 2:
+        # Which of the two won is what the sheet does not say, so the refusal names both and
+        # its seat is neither.
         raise LogError(
             "missing_seat",
             said(
-                "{eliminated} leaves out {count} seats ({seats}): it lists every seat but the "
-                "winner's",
+                "{first} and {second} are both left out of {eliminated}: only the winner is",
+                first=Seat(missing[0]),
+                second=Seat(missing[1]),
                 eliminated=Code("eliminated"),
+            ),
+        )
+    if len(missing) > 2:
+        raise LogError(
+            "missing_seat",
+            said(
+                "{count} seats are left out of {eliminated}, {first} and {second} among them: "
+                "only the winner is",
                 count=len(missing),
-                seats=", ".join(str(s) for s in missing),
+                first=Seat(missing[0]),
+                second=Seat(missing[1]),
+                eliminated=Code("eliminated"),
             ),
         )
     return order
@@ -136,14 +148,19 @@ def _read_counts(raw: Any, n: int) -> list[dict[str, int | None]]:
             continue
         if not isinstance(entry, Mapping):
             raise _malformed(
-                said("the counts of {seat} are an object or null", seat=Seat(seat)), seat
+                said(
+                    "the {counts} of {seat} are an object or null",
+                    counts=Code("counts"),
+                    seat=Seat(seat),
+                ),
+                seat,
             )
         extra = sorted(str(k) for k in entry if k not in STAT_NAMES)
         if extra:
             raise LogError(
                 "unknown_count",
                 said(
-                    "the counts of {seat} name {names}: the counts are {known}",
+                    "{seat} has counts that are not kept here: {names} (the counts are {known})",
                     seat=Seat(seat),
                     names=", ".join(extra),
                     known=", ".join(STAT_NAMES),
@@ -157,7 +174,7 @@ def _read_counts(raw: Any, n: int) -> list[dict[str, int | None]]:
             if type(value) is not int:
                 raise _malformed(
                     said(
-                        "{count} of {seat} is a whole number or null, not {value!r}",
+                        "{seat} has {value!r} {count}: a count is a whole number or null",
                         count=Code(name),
                         seat=Seat(seat),
                         value=value,
@@ -168,7 +185,7 @@ def _read_counts(raw: Any, n: int) -> list[dict[str, int | None]]:
                 raise LogError(
                     "bad_count",
                     said(
-                        "{count} of {seat} is {value}: a count is 0 to {most}",
+                        "{seat} has {value} {count}: a count is 0 to {most}",
                         count=Code(name),
                         seat=Seat(seat),
                         value=value,
@@ -192,25 +209,36 @@ def _check_counts(counts: list[dict[str, int | None]], n: int) -> None:
             whole = 0
             for w in known:
                 whole += w or 0
-            if got > whole:
-                raise LogError(
-                    "inconsistent_counts",
-                    said(
-                        "{part} of {seat} is {value}, more than {wholes} ({whole})",
-                        part=Code(part),
-                        seat=Seat(seat),
-                        value=got,
-                        wholes=" + ".join(str(Code(w)) for w in wholes),
-                        whole=whole,
-                    ),
-                    seat=seat,
+            if got <= whole:
+                continue
+            if len(wholes) == 1:
+                words = said(
+                    "{seat} has {value} {part}, more than its {whole} {whole_name}",
+                    seat=Seat(seat),
+                    value=got,
+                    part=Code(part),
+                    whole=whole,
+                    whole_name=Code(wholes[0]),
                 )
+            else:
+                words = said(
+                    "{seat} has {value} {part}, more than its {first} {first_name} and {second} "
+                    "{second_name} together",
+                    seat=Seat(seat),
+                    value=got,
+                    part=Code(part),
+                    first=c[wholes[0]],
+                    first_name=Code(wholes[0]),
+                    second=c[wholes[1]],
+                    second_name=Code(wholes[1]),
+                )
+            raise LogError("inconsistent_counts", words, seat=seat)
         took = c["players_eliminated"]
         if took is not None and took > n - 1:
             raise LogError(
                 "inconsistent_counts",
                 said(
-                    "{count} of {seat} is {value}: {players} players leave {most} to eliminate",
+                    "{seat} has {value} {count}: {players} players leave {most} to eliminate",
                     count=Code("players_eliminated"),
                     seat=Seat(seat),
                     value=took,
@@ -231,8 +259,9 @@ def _check_counts(counts: list[dict[str, int | None]], n: int) -> None:
         raise LogError(
             "inconsistent_counts",
             said(
-                "the players eliminated add up to {total}: a finished game of {players} "
-                "players has {out} eliminated players, each credited to one player",
+                "the {count} add up to {total}: a finished game of {players} players has {out} "
+                "eliminated players, each credited to one player",
+                count=Code("players_eliminated"),
                 total=total,
                 players=n,
                 out=n - 1,
@@ -245,8 +274,9 @@ def _check_counts(counts: list[dict[str, int | None]], n: int) -> None:
         raise LogError(
             "inconsistent_counts",
             said(
-                "the influences taken add up to {total}: {players} players turn up at most "
-                "{most} influences in a game",
+                "the {count} add up to {total}: {players} players turn up at most {most} "
+                "influences in a game",
+                count=Code("influences_taken"),
                 total=taken,
                 players=n,
                 most=most,
