@@ -1,4 +1,4 @@
-"""The batches of a job, one Celery task each: re-score games, import documents."""
+"""The batches of a job, one Celery task each: re-score games, import documents or plays."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from django.db import transaction
 from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
-from games import adapters
+from games import adapters, imports
 from games import services as game_services
 from games.errors import RecordError
+from games.formats.plays import PlayFile
 from games.models import Edition, Game, Seat
 from scoring.engine import LogError
 from scoring.jobs import services
@@ -103,6 +104,8 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
     Locks the documents first: a copy of this batch running at the same time waits, then finds
     them read and dropped, so no document becomes two games."""
     job = Job.objects.select_related("created_by", "club").get(pk=job_id)
+    if job.params.get("input") == imports.PLAYS_INPUT:
+        return _import_plays_batch(job, keys)
     owner, club = job.created_by, job.club
     editions = game_services.EditionCache()
     with transaction.atomic():
@@ -139,6 +142,73 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
         JobInput.objects.filter(job=job, key__in=[i.key for i in items]).delete()
         services.complete_if_done(job)
     return len(items)
+
+
+def _import_plays_batch(job: Job, keys: Sequence[int]) -> int:
+    """Import these plays of the job (``games.imports``), each alone: a play the records refuse
+    is rolled back to before it and reported with its reason; the others are stored. Locks the
+    plays first, like ``import_batch``, so a copy of the batch finds them done."""
+    club, owner = job.club, job.created_by
+    with transaction.atomic():
+        inputs = list(
+            JobInput.objects.select_for_update().filter(job=job, key__in=keys).order_by("key")
+        )
+        done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
+        items: list[JobItem] = []
+        plays, play_keys = [], []
+        for entry in (e for e in inputs if e.key not in done):
+            try:
+                plays.append(imports.play_from_json(entry.document))
+            except (KeyError, TypeError, ValueError) as exc:
+                # Stored with the job, in the worker's language (English): not translated.
+                error = {"code": "malformed", "message": f"the stored play is unreadable: {exc}"}
+                items.append(_play_item(job, entry.key, "", imports.SKIP, None, error))
+                continue
+            play_keys.append(entry.key)
+        plan = imports.plays_plan(
+            club=club, play_file=PlayFile(app=job.params["app"], plays=plays), keys=play_keys
+        )
+        for planned in plan.plays:
+            external_id = planned.play.external_id
+            if planned.action == imports.SKIP:
+                error = {"code": planned.code, "message": planned.message}
+                items.append(_play_item(job, planned.key, external_id, imports.SKIP, None, error))
+                continue
+            try:
+                with transaction.atomic():  # a refused play leaves nothing behind
+                    action, game = imports.play_store(planned, club=club, app=plan.app, owner=owner)
+            except (LogError, RecordError) as exc:
+                # Stored with the job, in the worker's language (English): not translated.
+                error = {k: v for k, v in exc.as_dict().items() if k in ("code", "message", "seat")}
+                items.append(_play_item(job, planned.key, external_id, imports.SKIP, None, error))
+                continue
+            items.append(_play_item(job, planned.key, external_id, action, game, None))
+        JobItem.objects.bulk_create(items)
+        JobInput.objects.filter(job=job, key__in=[i.key for i in items]).delete()
+        services.complete_if_done(job)
+    return len(items)
+
+
+def _play_item(
+    job: Job,
+    key: int,
+    external_id: str,
+    action: str,
+    game: Game | None,
+    error: dict[str, Any] | None,
+) -> JobItem:
+    outcome = imports.OUTCOMES[action]
+    if error is not None:
+        error = {"play": imports.safe_text(external_id), **error}
+    return JobItem(
+        job=job,
+        key=key,
+        game=game,
+        ok=error is None,
+        outcome=outcome,
+        error=error,
+        winners_after=(game.result or {}).get("winners", []) if game is not None else None,
+    )
 
 
 def batch_failed(*, job_id: int, keys: Sequence[int], error: BaseException) -> None:

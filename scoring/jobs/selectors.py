@@ -5,9 +5,10 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from games import access
+from games.imports import PLAYS_INPUT
 from games.models import Club, Edition, Game
 from scoring.models import Job, JobItem
 
@@ -33,7 +34,8 @@ def rescore_games(
 
 
 def job_progress(job: Job) -> dict[str, Any]:
-    """Progress, failures and (re-score) the games whose winners changed."""
+    """Progress, failures, (re-score) the games whose winners changed, and (an import of another
+    app's plays) the import's report."""
     items = JobItem.objects.filter(job=job)
     failures = [
         {"key": key, "game": game, **(error or {})}
@@ -59,9 +61,42 @@ def job_progress(job: Job) -> dict[str, Any]:
         if job.kind == Job.Kind.IMPORT
         else None,
         "error": job.error,
+        "report": plays_report(job, failures) if job.params.get("input") == PLAYS_INPUT else None,
         "created_at": job.created_at,
         "progressed_at": job.progressed_at,
         "finished_at": job.finished_at,
+    }
+
+
+def plays_report(job: Job, failures: list[dict[str, Any]]) -> dict[str, Any]:
+    """What an import of another app's plays did so far, in the shape of a direct import's
+    summary (``games.imports.plan_summary``): games created, updated and left unchanged counted
+    from the plays done; players, named games and locations created or matched as planned when
+    the job started; every play skipped (by the reader, or refused at the import) and why; the
+    problems the plan met."""
+    plan = job.params.get("plan") or {}
+    outcomes = dict(
+        JobItem.objects.filter(job=job)
+        .values_list("outcome")
+        .annotate(count=Count("id"))
+        .values_list("outcome", "count")
+    )
+    refused = [
+        {"play": f.get("play"), "code": f.get("code", ""), "message": f.get("message", "")}
+        for f in failures
+    ]
+    before = job.params.get("reader_skipped", [])  # by the reader: never in the job's plays
+    return {
+        "format": job.params.get("format", ""),
+        "plays": plan.get("plays", job.total),
+        "created": {**plan.get("created", {}), "games": outcomes.get("created", 0)},
+        "matched": plan.get("matched", {}),
+        "updated": outcomes.get("updated", 0),
+        "unchanged": outcomes.get("unchanged", 0),
+        "skipped": plan.get("skipped", [])
+        if job.status == Job.Status.PLANNED
+        else [*before, *refused],
+        "problems": plan.get("problems", []),
     }
 
 

@@ -14,8 +14,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import imports
 from games import services as game_services
 from games.errors import RecordError
+from games.formats.plays import PlayFile
 from games.models import Club, Edition
 from scoring.jobs.selectors import rescore_games
 from scoring.models import Job, JobInput, JobItem, JobKeys
@@ -114,12 +116,21 @@ def rescore_start(
     return job
 
 
-def import_start(*, club: Club, created_by: AbstractBaseUser, documents: Sequence[Any]) -> Job:
+def import_start(
+    *,
+    club: Club,
+    created_by: AbstractBaseUser,
+    documents: Sequence[Any],
+    plan: dict[str, Any] | None = None,
+    confirmed: bool = True,
+) -> Job:
     """Import many log documents into ``club`` in the background. Unlike a direct import,
     each document stands alone: an impossible one is reported (with its index) and the others
     are stored. Each goes through the gate of stored JSON before it is stored
     (``log_document_clean``): one it refuses refuses the whole request (``RecordError`` with
-    its index), nothing stored."""
+    its index), nothing stored. ``plan``, what the import would do
+    (``games.imports.logs_plan``), is kept with the job; ``confirmed=False`` leaves it planned
+    until ``import_confirm``, an earlier planned job of the same person in the club dropped."""
     cleaned = []
     for index, doc in enumerate(documents):
         try:
@@ -128,13 +139,98 @@ def import_start(*, club: Club, created_by: AbstractBaseUser, documents: Sequenc
             exc.index = index
             raise
     with transaction.atomic():
+        if not confirmed:
+            _drop_planned(club, created_by)
         job = Job.objects.create(
-            kind=Job.Kind.IMPORT, club=club, total=len(documents), created_by=created_by
+            kind=Job.Kind.IMPORT,
+            club=club,
+            total=len(documents),
+            created_by=created_by,
+            params={"plan": plan} if plan is not None else {},
+            status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
         )
         JobInput.objects.bulk_create(
             JobInput(job=job, key=i, document=doc) for i, doc in enumerate(cleaned)
         )
-        _enqueue(job, list(range(len(documents))))
+        if confirmed:
+            _enqueue(job, list(range(len(documents))))
+    return job
+
+
+def _drop_planned(club: Club, created_by: AbstractBaseUser) -> None:
+    Job.objects.filter(
+        kind=Job.Kind.IMPORT, club=club, created_by=created_by, status=Job.Status.PLANNED
+    ).delete()
+
+
+def import_plays_start(
+    *,
+    club: Club,
+    created_by: AbstractBaseUser,
+    play_file: PlayFile,
+    format: str,
+    filename: str = "",
+    confirmed: bool = True,
+) -> Job:
+    """Import the plays of another app's file into ``club`` in the background
+    (``games.imports``): each play stands alone, a play the records refuse is reported with its
+    reason and the others are stored. The plan made now (what would be created, matched,
+    updated, left unchanged or skipped) is kept with the job (``params["plan"]``), the plays in
+    its inputs. ``confirmed=False`` leaves the job planned: nothing runs until
+    ``import_confirm``. An earlier planned job of the same person in the club is dropped."""
+    checked = imports.play_file_prepared(play_file)
+    plan = imports.plays_plan(club=club, play_file=checked, format=format)
+    params = {
+        "input": imports.PLAYS_INPUT,
+        "app": checked.app,
+        "format": format,
+        "filename": imports.safe_text(filename)[:200],
+        "plan": imports.plan_summary(plan),
+        "reader_skipped": [
+            {"play": s.external_id, "code": s.code, "message": s.message} for s in checked.skipped
+        ],
+        "details": imports.plan_details(plan),
+    }
+    with transaction.atomic():
+        if not confirmed:
+            _drop_planned(club, created_by)
+        job = Job.objects.create(
+            kind=Job.Kind.IMPORT,
+            club=club,
+            total=len(checked.plays),
+            created_by=created_by,
+            params=params,
+            status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
+        )
+        JobInput.objects.bulk_create(
+            JobInput(job=job, key=i, document=imports.play_to_json(play))
+            for i, play in enumerate(checked.plays)
+        )
+        if confirmed:
+            _start_batches(job)
+    return job
+
+
+def _start_batches(job: Job) -> None:
+    if job.total == 0:
+        _finish(job)
+    else:
+        _enqueue(job, list(range(job.total)))
+
+
+def import_confirm(job_id: int) -> Job:
+    """Run a planned import (``import_plays_start(confirmed=False)``). Raises
+    ``CannotResume`` (``job_not_planned``) for a job already started."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job_id)
+        if job.status != Job.Status.PLANNED:
+            raise CannotResume(
+                "job_not_planned",
+                _("job %(id)s was already started") % {"id": job.pk},
+            )
+        job.status = Job.Status.RUNNING
+        job.save(update_fields=["status"])
+        _start_batches(job)
     return job
 
 
@@ -149,6 +245,11 @@ def job_resume(job_id: int) -> int:
             raise CannotResume(
                 "job_finished",
                 _("job %(id)s is done: there is nothing to resume") % {"id": job.pk},
+            )
+        if job.status == Job.Status.PLANNED:
+            raise CannotResume(
+                "job_not_confirmed",
+                _("job %(id)s waits to be confirmed: confirm it to run it") % {"id": job.pk},
             )
         keys: Sequence[int] | None = range(job.total)
         if job.kind == Job.Kind.RESCORE:

@@ -1,4 +1,5 @@
-"""Batch jobs run by Celery workers: re-scoring stored games, importing many logs.
+"""Batch jobs run by Celery workers: re-scoring stored games, importing many logs or the plays of
+another app's file.
 
 Progress is counted from ``JobItem`` rows, one per game (re-score) or document (import),
 unique per job: a batch that a dead worker leaves unacknowledged is delivered again, and the
@@ -18,6 +19,9 @@ class Job(models.Model):
         IMPORT = "import", "Import"
 
     class Status(models.TextChoices):
+        # An import of a file read and planned, waiting for who started it to confirm it (the
+        # phone page shows the plan first); its plays wait in its inputs.
+        PLANNED = "planned", "Planned"
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"  # could not be queued
@@ -60,7 +64,8 @@ class JobKeys(models.Model):
 
 
 class JobInput(models.Model):
-    """An import job's documents, kept until its batches have read them."""
+    """An import job's documents (log documents, or plays read from another app's file:
+    ``params["input"] == "plays"``), kept until its batches have read them."""
 
     job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="inputs")
     key = models.PositiveIntegerField()  # the document's index in the request
@@ -84,6 +89,9 @@ class JobItem(models.Model):
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     ok = models.BooleanField()
+    # A play of another app's file: what its import did (``games.imports``: created, updated,
+    # unchanged or skipped); blank for every other item.
+    outcome = models.CharField(max_length=16, blank=True)
     error = models.JSONField(null=True, blank=True)  # {"code", "message", "round", "seat"}
     winners_before = models.JSONField(null=True, blank=True)
     winners_after = models.JSONField(null=True, blank=True)
