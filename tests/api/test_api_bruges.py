@@ -234,10 +234,11 @@ def test_the_game_type_is_listed(api) -> None:
     assert row["label"] == "Bruges" and row["log_format"] == "bruges-log/1"
     assert (row["entries_key"], row["entry_name"]) == ("rounds", "round")
     assert row["player_counts"] == [2, 3, 4]  # "per 2-4 giocatori"
+    # A game can also be recorded by its final score sheet (tests/api/test_api_bruges_sheet.py).
     assert (row["has_editions"], row["default_edition"], row["scorepad"]) == (
         True,
         "standard",
-        False,
+        True,
     )
     editions = api.get("/api/editions/", {"game_type": BRUGES}).json()["results"]
     assert [(e["key"], e["verified"]) for e in editions] == [("standard", False)]
@@ -741,11 +742,18 @@ def test_the_list_filters_by_game_type(api, played, make_complots) -> None:
     ]
 
 
-def test_bruges_has_no_scorepad(api, snapshot) -> None:
+def test_the_scorepad_takes_a_bruges_sheet_not_pot_de_vin_tableaux(api, snapshot) -> None:
+    # Bruges has a scorepad: its body is a score sheet (`sheet`, one line per seat); Pot de
+    # Vin's tableaux are no Bruges sheet (the sheet is required).
     before = snapshot()
     body = {"game_type": BRUGES, "players": ["Ada", "Bea"], "tableaux": [{}, {}]}
-    assert_error(api.post("/api/games/scorepad/", body, format="json"), 400, "no_scorepad")
+    refused = assert_error(api.post("/api/games/scorepad/", body, format="json"), 400, "invalid")
+    assert "sheet" in refused["fields"]
     assert snapshot() == before
+    body = {"game_type": BRUGES, "players": ["Ada", "Bea"], "sheet": [{"track": 7}, {}]}
+    response = api.post("/api/games/scorepad/", body, format="json")
+    assert response.status_code == 201, response.content
+    assert [(s["score"], s["rank"]) for s in response.json()["seats"]] == [(7, 1), (0, 2)]
 
 
 def test_another_users_rounds_are_403(api, other_api, snapshot) -> None:

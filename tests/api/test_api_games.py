@@ -472,7 +472,7 @@ def test_game_types_say_how_each_game_is_recorded(api) -> None:
     assert (bruges["has_editions"], bruges["default_edition"], bruges["scorepad"]) == (
         True,
         "standard",
-        False,
+        True,  # by its final score sheet too
     )
 
 

@@ -10,6 +10,11 @@ are not logged, rules "End and scoring"), so the table says it. ``POST /finish/`
 engine still find the game not over, 409 ``game_incomplete`` with its reason). Finishing again
 after a reopen takes ``final`` again, which replaces the one stored.
 
+A game the table did not log round by round is recorded by its final score sheet
+(``POST /api/games/scorepad/``, ``BrugesScorepadSerializer``): per player the rulebook's scoring
+categories and the florins left, scored by the engine like a replayed game
+(docs/bruges-engine.md, "Score sheet").
+
 Printed data that can be wrong is an edition (rules B1): the board's prestige points and canal
 spaces. The default ``standard`` edition is not verified against the printed board; the detail
 says whether the game's edition is (``edition_verified``), so that every score shown can say so.
@@ -33,6 +38,7 @@ from games.api.serializers import (
     FinishSerializer,
     GameCreateSerializer,
     GameDetailBaseSerializer,
+    GameMetaSerializer,
     LogDocumentBaseSerializer,
     documented,
     entries_of,
@@ -52,12 +58,16 @@ from scoring.engine.bruges.rules import (
     COLORS,
     GROUPS,
     ICONS,
+    MAJORITIES,
     MAX_PLAYERS,
+    MAX_STATUES,
     PRICES,
     SECTIONS,
     SPACES,
+    STATUES,
     TOP_STEP,
 )
+from scoring.engine.bruges.sheet import CARDS, CHECKED, FIELDS
 
 INFO = get_engine(GAME_TYPE).info
 MOMENTS = AT_NAMES  # an upkeep entry's `at`
@@ -560,12 +570,8 @@ class BrugesFinishSerializer(FinishSerializer):
 # --- The game ----------------------------------------------------------------------------------
 
 
-class BrugesGameCreateSerializer(GameCreateSerializer):
-    """A new Bruges game: players (2 to 4), first player, and the edition."""
-
-    player_counts = INFO.player_counts
-    game_type = game_type_field(GAME_TYPE)
-    edition = serializers.SlugField(
+def _edition_field() -> serializers.SlugField:
+    return serializers.SlugField(
         max_length=64,
         required=False,
         help_text=f"A stored Bruges edition's key (`GET /api/editions/?game_type={GAME_TYPE}`); "
@@ -573,17 +579,147 @@ class BrugesGameCreateSerializer(GameCreateSerializer):
         "(rules B1). An unknown key is 400 `unknown_edition`.",
     )
 
+
+def _edition_args(key: str | None) -> dict[str, Any]:
+    """The game's edition by its key (left out: the default). Raises ``RecordError``
+    (unknown_edition)."""
+    if key is None:
+        return {}
+    edition = Edition.objects.filter(game_type=GAME_TYPE, key=key).first()
+    if edition is None:
+        raise RecordError(
+            "unknown_edition",
+            _("no %(game)s edition %(key)r is stored") % {"game": INFO.label, "key": key},
+        )
+    return {"edition": edition}
+
+
+class BrugesGameCreateSerializer(GameCreateSerializer):
+    """A new Bruges game: players (2 to 4), first player, and the edition."""
+
+    player_counts = INFO.player_counts
+    game_type = game_type_field(GAME_TYPE)
+    edition = _edition_field()
+
     def game_args(self) -> dict[str, Any]:
-        key = self.validated_data.get("edition")
-        if key is None:
-            return {}
-        edition = Edition.objects.filter(game_type=GAME_TYPE, key=key).first()
-        if edition is None:
-            raise RecordError(
-                "unknown_edition",
-                _("no %(game)s edition %(key)r is stored") % {"game": INFO.label, "key": key},
-            )
-        return {"edition": edition}
+        return _edition_args(self.validated_data.get("edition"))
+
+
+# --- A game by its final score sheet ----------------------------------------------------------
+
+
+def _sheet_number(schema: dict[str, Any], help_text: str) -> serializers.IntegerField:
+    """A number of the sheet, checked for shape only (the engine says which are possible:
+    bad_sheet, naming the seat and the category), documented with what the rules allow."""
+    return documented(
+        serializers.IntegerField,
+        {"type": "integer", "minimum": 0, **schema, "nullable": True},
+        **NUMBER,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
+    )
+
+
+def _sheet_list(values: tuple[int, ...], most: int, help_text: str) -> serializers.ListField:
+    return documented(
+        serializers.ListField,
+        {
+            "type": "array",
+            "items": {"type": "integer", "enum": list(values)},
+            "maxItems": most,
+            "nullable": True,
+        },
+        child=serializers.IntegerField(**NUMBER),
+        max_length=most,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
+    )
+
+
+class BrugesSheetPointsSerializer(serializers.Serializer):
+    """Points per category as the paper sheet wrote them, each checked against what the counts
+    score (bad_sheet naming the category when they differ)."""
+
+    persons = _sheet_number({}, "The persons' prices / 3, added up (B4).")
+    houses = _sheet_number({}, "1 per house.")
+    majorities = _sheet_number({}, "4 per majority tile flipped.")
+    canals = _sheet_number({}, "3 per canal section whose 3rd space holds a tile.")
+    statues = _sheet_number({}, "The statues' values, added up.")
+    prestige = _sheet_number({}, "The step's points on the game's edition (B1).")
+
+
+class BrugesSheetSeatSerializer(serializers.Serializer):
+    """One player's line of the final score sheet (rules "End and scoring"). Every key may be
+    left out or null (0, or no item). A key not listed here reaches the engine, which refuses
+    it (bad_sheet)."""
+
+    track = _sheet_number({}, "The score track's points before the final scoring.")
+    persons = _sheet_list(
+        PRICES, CARDS, "The price of each person in play (0, 3, 6, 9 or 12; each scores price / 3)."
+    )
+    houses = _sheet_number(
+        {"maximum": CARDS},
+        "Houses built, 1 point each; at least one per person in play (one person per house).",
+    )
+    laurels = _sheet_number({}, "The laurel persons' points, added up (a person in play needed).")
+    majorities = _sheet_number(
+        {"maximum": len(MAJORITIES)}, "Majority tiles flipped, 4 points each."
+    )
+    canals = _sheet_number(
+        {"maximum": len(SECTIONS)}, "Canal sections whose 3rd space holds a tile, 3 points each."
+    )
+    statues = _sheet_list(
+        STATUES,
+        len(STATUES),
+        f"The values of the statues taken: at most {MAX_STATUES}, each statue on one sheet "
+        "only, the top of the pile first (7, then 6...: rules B3).",
+    )
+    step = _sheet_number(
+        {"maximum": TOP_STEP},
+        "The prestige step (0: the Town Hall); its points are the edition's (B1).",
+    )
+    florins = _sheet_number({}, "Florins left: the tie-break (B7).")
+    points = BrugesSheetPointsSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Optional: the points per category the paper sheet wrote, to be checked.",
+    )
+    score = _sheet_number({}, "Optional: the total the paper sheet wrote, to be checked.")
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        checked: dict[str, Any] = _given(dict(super().to_internal_value(data)))
+        # Keys the sheet does not define go on to the engine, which names them (bad_sheet):
+        # dropping a mistyped category would score the sheet without it.
+        unknown = {k: v for k, v in data.items() if k not in FIELDS}
+        if isinstance(data.get("points"), dict):
+            extra = {k: v for k, v in data["points"].items() if k not in CHECKED}
+            if extra:
+                checked["points"] = {**checked.get("points", {}), **extra}
+        return {**checked, **unknown}
+
+
+class BrugesScorepadSerializer(GameMetaSerializer):
+    """A finished Bruges game known by its final score sheet only: one line per seat, in seat
+    order, scored by the engine with the same points, totals and ranking (B7: most points, then
+    most florins, else shared) as a game logged round by round."""
+
+    player_counts = INFO.player_counts
+    game_type = game_type_field(GAME_TYPE)
+    edition = _edition_field()
+    sheet = many(
+        BrugesSheetSeatSerializer,
+        min_length=1,
+        max_length=MAX_PLAYERS,
+        help_text="One line per seat, in the order of `players`.",
+    )
+
+    def game_args(self) -> dict[str, Any]:
+        return {
+            **_edition_args(self.validated_data.get("edition")),
+            "sheet": [dict(line) for line in self.validated_data["sheet"]],
+        }
 
 
 class BrugesGameDetailSerializer(GameDetailBaseSerializer):
@@ -610,14 +746,28 @@ class BrugesGameDetailSerializer(GameDetailBaseSerializer):
         read_only=True,
     )
 
+    sheet = serializers.JSONField(
+        read_only=True,
+        allow_null=True,
+        help_text="The final score sheet of a game recorded by it (`POST /api/games/scorepad/`), "
+        "one line per seat as given; null for a game logged round by round.",
+    )
+
     class Meta(GameDetailBaseSerializer.Meta):
-        fields = [*GameDetailBaseSerializer.Meta.fields, "edition_verified", "rounds", "final"]
+        fields = [
+            *GameDetailBaseSerializer.Meta.fields,
+            "edition_verified",
+            "rounds",
+            "final",
+            "sheet",
+        ]
 
     def game_fields(self, game: Game) -> dict[str, Any]:
         return {
             "edition_verified": game.edition.verified if game.edition_id is not None else None,
             "rounds": entries_of(game),
             "final": (game.finish or {}).get("final"),
+            "sheet": game.sheet if game.mode == Game.Mode.SCOREPAD else None,
         }
 
 
@@ -665,6 +815,25 @@ EXAMPLE_ROUND: dict[str, Any] = {
     ],
 }
 
+# The rulebook's example of a final scoring ("Esempio di punteggio finale") is Ada's line: 8 +
+# 6 + 4 + 8 + 3 + 7 = 36; Bea: 21 + 4 + 2 + 7 + 3 = 37, and wins.
+EXAMPLE_SHEET: list[dict[str, Any]] = [
+    {
+        "track": 0,
+        "persons": [9, 3, 6, 0, 6],
+        "houses": 6,
+        "laurels": 4,
+        "majorities": 2,
+        "canals": 1,
+        "statues": [],
+        "step": 6,
+        "florins": 3,
+        "points": {"persons": 8, "prestige": 7},
+        "score": 36,
+    },
+    {"track": 21, "persons": [12], "houses": 2, "statues": [7], "step": 3, "florins": 5},
+]
+
 API = GameApi(
     create=BrugesGameCreateSerializer,
     entry=BrugesRoundInputSerializer,
@@ -672,6 +841,23 @@ API = GameApi(
     finish=BrugesFinishSerializer,
     detail=BrugesGameDetailSerializer,
     log=BrugesLogSerializer,
+    scorepad=BrugesScorepadSerializer,
+    scorepad_examples=(
+        OpenApiExample(
+            "Bruges: a game known by its final score sheet",
+            description="Ada's line is the rulebook's example of a final scoring (36 points: "
+            "persons 3 + 1 + 2 + 0 + 2, 6 houses, 4 laurel points, two majority tiles, a "
+            "canal's 3rd space, step 6 = 7 on the standard edition); Bea scores 21 + 4 + 2 + "
+            "7 + 3 = 37 and wins.",
+            value={
+                "game_type": GAME_TYPE,
+                "players": ["Ada", "Bea"],
+                "edition": INFO.default_edition,
+                "sheet": EXAMPLE_SHEET,
+            },
+            request_only=True,
+        ),
+    ),
     edition_data_schema=EDITION_DATA_SCHEMA,
     create_examples=(
         OpenApiExample(

@@ -107,14 +107,24 @@ def standings(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return _ranked(result)
 
 
-def _detail(category: str, player: Mapping[str, Any], persons: Mapping[str, Any]) -> str:
-    """What a category counts, as the rulebook's example says it."""
+def _detail(
+    category: str,
+    player: Mapping[str, Any],
+    persons: Mapping[str, Any],
+    line: Mapping[str, Any] | None = None,
+) -> str:
+    """What a category counts, as the rulebook's example says it; ``line``: the player's line
+    of the score sheet the game was entered by (its persons' prices, its counts)."""
     if category == "persons":
-        values = [
-            persons[h["person"]]["price"] // PRICE_PER_POINT
-            for h in player.get("tableau") or []
-            if h.get("person") in persons
-        ]
+        if line is not None:
+            prices = line.get("persons") or []
+            values = [p // PRICE_PER_POINT for p in prices if isinstance(p, int)]
+        else:
+            values = [
+                persons[h["person"]]["price"] // PRICE_PER_POINT
+                for h in player.get("tableau") or []
+                if h.get("person") in persons
+            ]
         return " + ".join(str(v) for v in values) if len(values) > 1 else ""
     if category == "houses":
         houses = player.get("houses", 0)
@@ -125,8 +135,20 @@ def _detail(category: str, player: Mapping[str, Any], persons: Mapping[str, Any]
             for item in player.get("laurels") or []
         )
     if category == "majorities":
+        if player.get("majorities") is None:  # a score sheet says how many, not which
+            tiles = player.get("majorities_flipped") or 0
+            if not tiles:
+                return ""
+            return ngettext("%(count)s tile", "%(count)s tiles", tiles) % {"count": tiles}
         return words.majorities_joined(player.get("majorities") or [])
     if category == "canals":
+        if player.get("canals") is None and line is not None:
+            sections = line.get("canals") or 0
+            return (
+                ngettext("%(count)s section", "%(count)s sections", sections) % {"count": sections}
+                if isinstance(sections, int) and sections
+                else ""
+            )
         canals = player.get("canals") or {}
         return ", ".join(
             str(words.SECTION_LABELS[s])
@@ -141,11 +163,20 @@ def _detail(category: str, player: Mapping[str, Any], persons: Mapping[str, Any]
     return ""
 
 
+def _sheet_lines(game: Game, players: int) -> list[Mapping[str, Any] | None]:
+    """Per seat its line of the score sheet the game was entered by (None: a logged game)."""
+    sheet = game.sheet if game.mode == Game.Mode.SCOREPAD else None
+    if not isinstance(sheet, list) or len(sheet) != players:
+        return [None] * players
+    return [line if isinstance(line, Mapping) else None for line in sheet]
+
+
 def score_sheet(result: Mapping[str, Any], game: Game) -> dict[str, Any]:
     """The finish page: the ranking, each laurel person's points, and the sheet (a column per
     player, a row per category, the total, the rank and the florins)."""
     players = result.get("players") or []
     persons = _persons(result)
+    lines = _sheet_lines(game, len(players))
     rows = []
     for category in CATEGORIES:
         rows.append(
@@ -156,7 +187,7 @@ def score_sheet(result: Mapping[str, Any], game: Game) -> dict[str, Any]:
                     {
                         "seat": p["seat"],
                         "points": p["breakdown"][category],
-                        "detail": _detail(category, p, persons),
+                        "detail": _detail(category, p, persons, lines[p["seat"]]),
                     }
                     for p in players
                 ],

@@ -13,6 +13,8 @@ from the score breakdown, ``statues_taken``, ``majorities_flipped``, ``penalties
   add up to the average score), ``statues_taken`` and ``majorities_flipped`` (totals, and per
   game), ``penalties`` (per colour, penalties suffered) and ``hired`` (per group, persons
   hired; a person hired again after a fire counts again). Averages are null with no game.
+  A game recorded by its final score sheet counts in the points, statues and majority tiles;
+  its penalties and persons hired are not known (null in its result), so they count nothing.
 - ``api_fields()``: their serializer fields.
 """
 
@@ -98,6 +100,11 @@ def api_fields() -> dict[str, serializers.Field]:
             help_text="Majority tiles (prestige, persons, canals) flipped: total."
         ),
         "majorities_per_game": serializers.FloatField(allow_null=True),
-        "penalties": PenaltiesByColorSerializer(help_text="Penalties suffered, per colour."),
-        "hired": HiredByGroupSerializer(help_text="Persons hired, per group."),
+        "penalties": PenaltiesByColorSerializer(
+            help_text="Penalties suffered, per colour (in the games logged round by round: a "
+            "score sheet does not say)."
+        ),
+        "hired": HiredByGroupSerializer(
+            help_text="Persons hired, per group (in the games logged round by round)."
+        ),
     }

@@ -1,8 +1,9 @@
 """Bruges's pieces of the web scorepad (found through ``plugin_for("bruges")``; the generic
 pages in ``games/web/`` never import this module by name): the edition of a new game, the round
 entry (``entry.py``), the running table of every seat, the end of the game with its laurel
-points, the score sheet as in the rulebook's example (``sheet.py``), the player page's section
-and the edition pages (``edition_pages.py``). Every number comes from the engine: its result
+points, the score sheet as in the rulebook's example (``sheet.py``), a finished game entered by
+its final score sheet (``scorepad.py``), the player page's section and the edition pages
+(``edition_pages.py``). Every number comes from the engine: its result
 document (docs/bruges-engine.md) or, while a round is entered, its state part-way through the
 round (``scoring.engine.bruges.table``).
 
@@ -44,6 +45,7 @@ from games.plugins.bruges.entry import (
     person_label,
     refusal_words,
 )
+from games.plugins.bruges.scorepad import ScorepadSheet as ScorepadSheet  # scorepad page
 from games.selectors import engine_state
 from games.web import present, refusals
 from scoring.engine import LogError, get_engine

@@ -261,8 +261,8 @@ def read_seat(raw: Any, seat: int) -> SeatSheet:
     if counts["laurels"] and not prices:
         raise _bad(
             said(
-                "{seat}: {category} points come from laurel persons in play, and the sheet has "
-                "no person",
+                "{seat}: {category}: laurel points come from laurel persons in play, and the "
+                "sheet has no person",
                 seat=Seat(seat),
                 category=Code("laurels"),
             ),
