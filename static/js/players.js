@@ -4,6 +4,8 @@
   var inputs = document.querySelectorAll("input.player-name");
   if (!inputs.length) return;
   var first = document.getElementById("id_first_player");
+  // Any other seat-numbered choice (class seat-choice): its blank choice stays blank.
+  var seatChoices = document.querySelectorAll("select.seat-choice");
   var teams = document.getElementById("id_teams");
 
   function name(i) {
@@ -21,6 +23,14 @@
         o.textContent = label + (name(i) ? " — " + name(i) : "");
       });
     }
+    Array.prototype.forEach.call(seatChoices, function (select) {
+      Array.prototype.forEach.call(select.options, function (o) {
+        if (o.value === "") return;
+        var i = Number(o.value);
+        var label = interpolate(gettext("Seat %(number)s"), { number: i }, true);
+        o.textContent = label + (name(i) ? " — " + name(i) : "");
+      });
+    });
     if (teams) {
       Array.prototype.forEach.call(teams.options, function (o) {
         if (!o.value) return;

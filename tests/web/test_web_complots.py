@@ -678,3 +678,103 @@ def test_a_forged_choice_is_a_form_error_where_it_was_typed(web: Client, user: A
     html = append(web, game, missing).content.decode()
     assert "Turn number: This field is required." in html
     assert not game.rounds.exists()
+
+
+# --- A game known by its result (scorepad mode: the elimination order, K4) --------------------
+
+
+def result_post(out: list[int], names: tuple[str, ...] = ("Ada", "Bea", "Cy"), **fields: str):
+    """The result page's fields: the players, then the seat at each place of the elimination
+    order (1st out first), then any count box (``c<seat>_<count>``) or other field."""
+    data = {"game_type": "complots", "variant": "inquisitor"}
+    data.update({f"player_{seat}": name for seat, name in enumerate(names)})
+    data.update({f"out_{place}": str(seat) for place, seat in enumerate(out, start=1)})
+    data.update(fields)
+    return data
+
+
+def post_result(web: Client, data: dict[str, str]) -> Any:
+    return web.post(reverse("web:scorepad-new-of", args=["complots"]), data)
+
+
+def test_the_scorepad_offers_complots_by_its_result(web: Client) -> None:
+    html = web.get(reverse("web:scorepad-new")).content.decode()
+    assert f'href="{reverse("web:scorepad-new-of", args=["complots"])}"' in html
+    html = web.get(reverse("web:scorepad-new-of", args=["complots"])).content.decode()
+    # A select per place, 1st to 7th out (8 players at most: the 8th is the winner).
+    assert re.findall(r'<select name="out_(\d)"', html) == [str(p) for p in range(1, 8)]
+    assert re.search(r'<details id="counts-entry">', html)  # folded away
+    assert "the one left standing wins" in html  # Complots' own help, not a "final sheet"
+
+
+def test_a_result_is_recorded_and_ranked_by_elimination(web: Client) -> None:
+    # Cy went out first, then Ada: Bea won (K4: the one eliminated last is 2nd).
+    data = result_post([2, 0], c1_claims_made="3", c1_bluffs_caught="1")
+    response = post_result(web, data)
+    assert response.status_code == 302, response.context["sheet"].errors
+    game = Game.objects.get(game_type="complots")
+    assert (game.mode, game.status, game.variant) == ("scorepad", "finished", "inquisitor")
+    assert game.sheet == {
+        "eliminated": [2, 0],
+        "counts": [None, {"claims_made": 3, "bluffs_caught": 1}, None],
+    }
+    assert [s.rank for s in game.seats.order_by("seat")] == [2, 1, 3]
+    assert game.result["winners"] == [1]
+    html = web.get(response["Location"]).content.decode()
+    ranking = re.findall(r'<li id="player-(\d)" data-seat="\d" data-rank="(\d)"', html)
+    assert ranking == [("1", "1"), ("0", "2"), ("2", "3")]
+    assert "last one standing" in html and "2nd out" in html and "1st out" in html
+    # No table of coins and cards, no turns: they are not known.
+    assert 'id="seats-table"' not in html and 'id="turns"' not in html
+    assert 'data-seat="1" data-key="claims_made">3<' in html
+    assert 'data-seat="0" data-key="claims_made"><span aria-hidden="true">—' in html
+
+
+def test_a_result_without_counts_shows_no_counts(web: Client) -> None:
+    response = post_result(web, result_post([0, 2]))
+    html = web.get(response["Location"]).content.decode()
+    assert 'id="counts-table"' not in html and 'id="ranking"' in html
+
+
+@pytest.mark.parametrize(
+    ("out", "fields", "field", "words"),
+    [
+        ([0, 0], {}, "out_2", "Ada is chosen twice."),
+        ([0, 4], {}, "out_2", "Seat 4 has no player."),
+        ([], {"out_2": "0"}, "out_1", "Fill the places in order"),
+        ([1], {}, None, "every player but the winner, 2 players of 3"),
+        ([0, 1, 2], {}, None, "One player is left standing, the winner"),
+        ([0, 1], {"c2_claims_made": "-1"}, "c2_claims_made", "greater than or equal to 0"),
+        ([0, 1], {"c0_coins_gained": "many"}, "c0_coins_gained", "Enter a whole number"),
+    ],
+)
+def test_a_result_the_form_refuses_stores_nothing(
+    web: Client, out: list[int], fields: dict[str, str], field: str | None, words: str
+) -> None:
+    response = post_result(web, result_post(out, **fields))
+    assert response.status_code == 200
+    errors = response.context["sheet"].errors
+    assert any(words in e for e in errors[field or "__all__"]), errors
+    assert not Game.objects.exists() and not Player.objects.exists()
+    if field and field.startswith("c"):  # a refused count unfolds the counts
+        assert '<details id="counts-entry" open>' in response.content.decode()
+
+
+def test_the_engines_refusal_is_shown_at_the_count_in_the_players_words(web: Client) -> None:
+    # Ada made 1 challenge and won 2: impossible (a won challenge is one made).
+    data = result_post([0, 1], c0_challenges_made="1", c0_challenges_won="2")
+    response = post_result(web, data)
+    assert response.status_code == 200
+    errors = response.context["sheet"].errors
+    assert errors["c0_challenges_won"] == [
+        "Ada has 2 challenges won, more than its 1 challenges made."
+    ]
+    assert not Game.objects.exists() and not Player.objects.exists()
+    # Three players credited with three eliminations of a 3-player game (K5: two).
+    data = result_post([0, 1], c0_players_eliminated="1", c2_players_eliminated="2")
+    errors = post_result(web, data).context["sheet"].errors
+    assert errors["__all__"] == [
+        "The players eliminated add up to 3: a finished game of 3 players has 2 eliminated "
+        "players, each credited to one player."
+    ]
+    assert not Game.objects.exists()

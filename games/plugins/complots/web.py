@@ -1,7 +1,8 @@
 """Complots' pieces of the web scorepad (found through ``plugin_for("complots")``; the generic
 pages in ``games/web/`` never import this module by name): the variant of a new game, the turn
-entry, the table (coins, influences, face-up cards), the ranking with the K4 counts, and the
-player page's section.
+entry, the result of a game known by its result only (``ScorepadSheet``: who went out first,
+second..., and the counts kept), the table (coins, influences, face-up cards), the ranking with
+the K4 counts, and the player page's section.
 
 The turn entry is a plain HTML form in two steps, fit for a phone without JavaScript: first the
 action (only the ones the rules allow the seat to act) and its target; then who challenged the
@@ -39,6 +40,7 @@ from scoring.engine.complots.rules import (
     CHARACTER_NAMES,
     COUP_COST,
     FORCED_COUP_COINS,
+    STAT_NAMES,
     TARGETED,
     TIEBREAK_COINS,
     TIEBREAK_LOSS_ORDER,
@@ -47,6 +49,7 @@ from scoring.engine.complots.rules import (
     VARIANT_CODES,
     VARIANT_NAMES,
 )
+from scoring.engine.complots.sheet import MAX_COUNT
 
 GAME_TYPE = "complots"
 MAX_LOSSES = 3  # the claim's challenge, the block's challenge, the coup or assassination
@@ -164,10 +167,39 @@ REFUSAL_VOCABULARY = refusals.Vocabulary(
         "target": pgettext_lazy("complots refusal word", "target"),
         "block": gettext_lazy("a block"),
         "challenge": pgettext_lazy("complots refusal word", "challenge"),
+        # A game known by its result only (the result sheet's keys and counts).
+        "eliminated": gettext_lazy("the elimination order"),
+        "counts": gettext_lazy("the counts"),
+        "sheet": gettext_lazy("the result"),
+        # Translators: the K4 counts inside a refusal: "Ada has 2 challenges won, more than
+        # its 1 challenges made."
+        "coins_gained": pgettext_lazy("complots count in a refusal", "coins gained"),
+        "coins_lost_to_captains": pgettext_lazy(
+            "complots count in a refusal", "coins lost to captains"
+        ),
+        "claims_made": pgettext_lazy("complots count in a refusal", "claims made"),
+        "bluffs_caught": pgettext_lazy("complots count in a refusal", "bluffs caught"),
+        "challenges_made": pgettext_lazy("complots count in a refusal", "challenges made"),
+        "challenges_won": pgettext_lazy("complots count in a refusal", "challenges won"),
+        "blocks_made": pgettext_lazy("complots count in a refusal", "blocks made"),
+        "blocks_standing": pgettext_lazy("complots count in a refusal", "blocks standing"),
+        "influences_taken": pgettext_lazy("complots count in a refusal", "influences taken"),
+        "players_eliminated": pgettext_lazy("complots count in a refusal", "players eliminated"),
     },
     # "the target is a live player other than the actor, not 3": the 3 is a seat.
     seat_phrases=(re.compile(r"\bnot (\d+)$"),),
 )
+
+
+# The generic pages' sentences about Complots where the defaults for turns do not fit: a game
+# known by its result is entered by who went out when, not by a final sheet of scores.
+ENTRY_TEXTS = {
+    "scorepad_help": gettext_lazy(
+        "For a game played without logging turns: its result. Choose who was eliminated "
+        "first, second and so on; the one left standing wins. Counts are optional. The game is "
+        "ranked as a logged game is."
+    ),
+}
 
 
 # --- The rules, by name (the engine's constants are small integers) ----------------------------
@@ -344,6 +376,166 @@ class NewGameOptions(forms.Form):
 
     def game_kwargs(self) -> dict[str, Any]:
         return {"variant": self.cleaned_data["variant"]}
+
+
+# --- A game known by its result: the elimination order, the counts kept --------------------------
+
+# The places in the elimination order (the 8th player of 8 is the winner, never "out").
+LAST_STANDING = pgettext_lazy("complots elimination order", "last one standing")
+OUT_LABELS = {
+    1: pgettext_lazy("complots elimination order", "1st out"),
+    2: pgettext_lazy("complots elimination order", "2nd out"),
+    3: pgettext_lazy("complots elimination order", "3rd out"),
+    4: pgettext_lazy("complots elimination order", "4th out"),
+    5: pgettext_lazy("complots elimination order", "5th out"),
+    6: pgettext_lazy("complots elimination order", "6th out"),
+    7: pgettext_lazy("complots elimination order", "7th out"),
+}
+# The result sheet's refusals about the order, and about one seat's counts.
+ORDER_CODES = {"bad_seat", "eliminated_twice", "no_winner", "missing_seat"}
+COUNT_CODES = {"bad_count", "unknown_count", "inconsistent_counts"}
+
+
+def _named_seats(data: Any, seats: int) -> list[str]:
+    """The names typed on the same page (the players' form), in seat order, up to the last
+    one filled: the sheet's checks need to know how many players there are."""
+    raw = [str(data.get(f"player_{s}") or "").strip() for s in range(seats)]
+    count = max((s + 1 for s, name in enumerate(raw) if name), default=0)
+    return raw[:count]
+
+
+class ScorepadSheet(forms.Form):
+    """A finished game known by its result only: per place in the elimination order (1st out,
+    2nd out...), the seat that went out; the seat no place names won. Then, folded away, the
+    K4 counts a player kept, each box blank when it was not counted (unknown, not 0). Plain
+    HTML: the seats are numbered as on the players' rows above (players.js adds the names)."""
+
+    template = "web/complots/scorepad_sheet.html"
+
+    def __init__(self, *args: Any, seats: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        choices = [
+            ("", "—"),
+            *((str(s), _("Seat %(number)s") % {"number": s}) for s in range(seats)),
+        ]
+        for place in range(1, seats):
+            self.fields[f"out_{place}"] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                label=OUT_LABELS[place],
+                widget=forms.Select(attrs={"class": "seat-choice"}),
+            )
+        for seat in range(seats):
+            for name in STAT_NAMES:
+                self.fields[f"c{seat}_{name}"] = forms.IntegerField(
+                    required=False,
+                    min_value=0,
+                    max_value=MAX_COUNT,
+                    label=STAT_LABELS[name],
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count"}),
+                )
+
+    def places(self) -> list[forms.BoundField]:
+        return [self[f"out_{place}"] for place in range(1, self.seats)]
+
+    def rows(self, players_form: forms.Form) -> list[dict[str, Any]]:
+        """Per seat, its counts' fields (and the seat's name field, for its legend)."""
+        return [
+            {
+                "seat": seat,
+                "name": players_form[f"player_{seat}"],
+                "counts": [self[f"c{seat}_{name}"] for name in STAT_NAMES],
+            }
+            for seat in range(self.seats)
+        ]
+
+    def counts_open(self) -> bool:
+        """Whether the counts are shown unfolded: one was typed, or one is refused."""
+        names = [f"c{seat}_{name}" for seat in range(self.seats) for name in STAT_NAMES]
+        return any(n in self.errors or str(self.data.get(n) or "").strip() for n in names)
+
+    def _player(self, seat: int) -> str:
+        names = _named_seats(self.data, self.seats)
+        name = names[seat] if seat < len(names) else ""
+        return name or _("seat %(number)s") % {"number": seat}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        picks = [(place, data.get(f"out_{place}") or "") for place in range(1, self.seats)]
+        last = max((place for place, seat in picks if seat), default=0)
+        players = len(_named_seats(self.data, self.seats))
+        chosen: set[str] = set()
+        for place, seat in picks:
+            field = f"out_{place}"
+            if not seat:
+                if place < last:
+                    self.add_error(
+                        field, _("Fill the places in order, from the 1st out, with no gap.")
+                    )
+                continue
+            if seat in chosen:
+                self.add_error(
+                    field, _("%(player)s is chosen twice.") % {"player": self._player(int(seat))}
+                )
+            elif players and int(seat) >= players:
+                self.add_error(field, _("Seat %(number)s has no player.") % {"number": seat})
+            chosen.add(seat)
+        if self.errors or players < 2:
+            return data  # the players' form says what is wrong with the players
+        if len(chosen) < players - 1:
+            self.add_error(
+                None,
+                ngettext(
+                    "Choose who went out, in order: every player but the winner, %(count)s "
+                    "player of %(players)s.",
+                    "Choose who went out, in order: every player but the winner, %(count)s "
+                    "players of %(players)s.",
+                    players - 1,
+                )
+                % {"count": players - 1, "players": players},
+            )
+        elif len(chosen) == players:
+            self.add_error(None, _("One player is left standing, the winner: leave them out."))
+        return data
+
+    def sheet(self, players: int) -> dict[str, Any]:
+        """The result sheet as the engine reads it (``sheet``): the seats in the order they
+        went out, and the counts kept (None when none was)."""
+        data = self.cleaned_data
+        order = [int(data[f"out_{p}"]) for p in range(1, self.seats) if data.get(f"out_{p}")]
+        counts: list[dict[str, int] | None] = []
+        for seat in range(players):
+            kept = {
+                n: data[f"c{seat}_{n}"] for n in STAT_NAMES if data.get(f"c{seat}_{n}") is not None
+            }
+            counts.append(kept or None)
+        return {"eliminated": order, "counts": counts if any(counts) else None}
+
+    def engine_error(self, exc: LogError | RecordError) -> bool:
+        """The engine's refusal of the sheet next to what it is about, in the players' words:
+        a seat chosen twice at its second place, a refused count at its box, the rest at the
+        top of the sheet. False when it is about the players or the variant (shown there)."""
+        if exc.code not in ORDER_CODES | COUNT_CODES:
+            return False
+        names = _named_seats(self.data, self.seats)
+        words = refusals.sentence(exc, names, REFUSAL_VOCABULARY)
+        field = self._field_of(exc)
+        self.add_error(field, words)
+        return True
+
+    def _field_of(self, exc: LogError | RecordError) -> str | None:
+        params = getattr(exc, "params", None) or {}
+        seat = exc.seat
+        if exc.code == "eliminated_twice" and "second" in params:
+            return f"out_{params['second']}"
+        if exc.code in COUNT_CODES and seat is not None:
+            for key in ("count", "part"):
+                code = params.get(key)
+                name = getattr(code, "value", None)
+                if name in STAT_NAMES and f"c{seat}_{name}" in self.fields:
+                    return f"c{seat}_{name}"
+        return None
 
 
 # --- The turn entry ------------------------------------------------------------------------------
@@ -912,8 +1104,8 @@ def seat_rows(players: Sequence[Mapping[str, Any]], current: int | None) -> list
         {
             **p,
             "current": p["seat"] == current,
-            "face_up_labels": [character_label(c) for c in p["face_up"]],
-            "hidden_marks": range(p["influences"]),
+            "face_up_labels": [character_label(c) for c in p["face_up"] or ()],
+            "hidden_marks": range(p["influences"] or 0),
         }
         for p in players
     ]
@@ -981,7 +1173,19 @@ def tiebreak_words(player: Mapping[str, Any], players: Sequence[Mapping[str, Any
     return f"Tie-break: {wording}{tail}."
 
 
-def ranking(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _result_standing(player: Mapping[str, Any], players: int) -> str:
+    """How a player of a game known by its result stands: "1st out", ..., or the winner's
+    "last one standing" (the rank says the place: the first out ranks last, K4)."""
+    if player["alive"]:
+        return str(LAST_STANDING)
+    place = players + 1 - player["rank"]
+    return str(OUT_LABELS.get(place, ""))
+
+
+def ranking(result: Mapping[str, Any], *, by_result: bool = False) -> list[dict[str, Any]]:
+    """The players in rank order, with their standing in words: a logged game's influences
+    and coins or the turn they went out in; a game known by its result only (``by_result``),
+    the place they went out in."""
     players = result.get("players") or []
     rows = [
         {
@@ -989,7 +1193,9 @@ def ranking(result: Mapping[str, Any]) -> list[dict[str, Any]]:
             "rank_words": present.rank_words(p["rank"]),
             "winner": p["seat"] in (result.get("winners") or []),
             "tiebreak_words": tiebreak_words(p, players),
-            "standing_words": _standing_words(p),
+            "standing_words": (
+                _result_standing(p, len(players)) if by_result else _standing_words(p)
+            ),
         }
         for p in players
     ]
@@ -1001,11 +1207,14 @@ def stat_label(stat: Any) -> str:
     return str(STAT_LABELS.get(stat.name, stat.label))
 
 
-def counts_table(result: Mapping[str, Any]) -> dict[str, Any]:
+def counts_table(result: Mapping[str, Any]) -> dict[str, Any] | None:
     """The K4 counts: one card per player (a phone reads eight players' cards one under the
-    other), each a row per count."""
+    other), each a row per count; a count not kept (a game known by its result) is None, shown
+    as a dash. None when no count at all is known."""
     players = result.get("players") or []
     stats = get_engine(GAME_TYPE).info.stats
+    if all(p.get(s.name) is None for p in players for s in stats):
+        return None
     return {
         "players": [
             {
@@ -1013,8 +1222,7 @@ def counts_table(result: Mapping[str, Any]) -> dict[str, Any]:
                 "name": p["name"],
                 "rank_words": present.rank_words(p["rank"]),
                 "rows": [
-                    {"key": s.name, "label": stat_label(s), "value": p.get(s.name, 0)}
-                    for s in stats
+                    {"key": s.name, "label": stat_label(s), "value": p.get(s.name)} for s in stats
                 ],
             }
             for p in players
@@ -1090,9 +1298,12 @@ def game_page(
     variant = result.get("variant") or game.variant or "ambassador"
     winners = result.get("winners") or []
     current = table.current if table is not None else None
+    # A game known by its result only has no table to show: no turn, coin or card is known.
+    by_result = game.mode == Game.Mode.SCOREPAD
     context: dict[str, Any] = {
         "meta_template": "web/complots/game_meta.html",
-        "top_template": "web/complots/table.html",
+        "top_template": None if by_result else "web/complots/table.html",
+        "by_result": by_result,
         "body_template": "web/complots/game_body.html",
         "over_heading": (
             _("%(name)s wins: one player is left") % {"name": names[winners[0]]}
@@ -1102,10 +1313,10 @@ def game_page(
         "finish_button": _("Finish the game"),
         "scripts": ["js/turn.js"] if entry_form is not None else [],
         "variant_label": character_label(variant),
-        "seat_rows": seat_rows(result.get("players") or [], current),
+        "seat_rows": [] if by_result else seat_rows(result.get("players") or [], current),
         "treasury": result.get("treasury"),
         "turns_played": result.get("turns_played", 0),
-        "ranking": ranking(result),
+        "ranking": ranking(result, by_result=by_result),
         "finished": game.status == Game.Status.FINISHED,
         "counts": counts_table(result) if game.status == Game.Status.FINISHED else None,
         "history": _turn_history(game, result, names),
