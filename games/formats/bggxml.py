@@ -68,7 +68,7 @@ MAX_XML_DEPTH = 16  # a plays document is 5 elements deep
 
 
 def is_xml(data: bytes) -> bool:
-    """Whether ``data`` starts as XML does (after a byte order mark and blanks)."""
+    """Whether ``data`` starts as XML in UTF-8 does (after a byte order mark and blanks)."""
     return data.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<")
 
 
@@ -78,6 +78,8 @@ def parse(data: bytes) -> Element:
     ``malformed`` for what is no XML."""
     depth = 0
     root: Element | None = None
+    # Blanks before the declaration (a file saved from a browser) are no XML, and nothing else.
+    data = data.removeprefix(b"\xef\xbb\xbf").lstrip()
     try:
         events = SafeElementTree.iterparse(
             io.BytesIO(data),

@@ -332,13 +332,17 @@ def _read_play(
     for index, seat in enumerate(seats):  # numbered in the play's seat order
         problems.extend(replace(problem, seat=index) for problem in seat.problems)
     problems.extend(score_problems(players))
-    duration = integer(raw.get("durationMin"), f"{where}.durationMin")
+    value = raw.get("durationMin")
+    if type(value) is int and not 0 <= value <= MAX_DURATION:  # past 64 bits too
+        duration: int | None = value
+    else:
+        duration = integer(value, f"{where}.durationMin")
     if duration is not None and not 0 <= duration <= MAX_DURATION:
         problems.append(
             Problem(
                 "bad_duration",
                 _("the duration %(minutes)s is not a number of minutes: left out")
-                % {"minutes": duration},
+                % {"minutes": shown(str(duration))},
             )
         )
         duration = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -109,11 +109,16 @@ class PlayFile:
 
 
 def play_fingerprint(play: ForeignPlay) -> str:
-    """The sha256 (hex) of everything ``play`` holds but its fingerprint, as canonical JSON.
-    A problem counts by its code and seat only: its words are in the reader's language, and
-    the same file read in another one is the same play."""
-    content: dict[str, Any] = asdict(play)
-    content.pop("fingerprint")
+    """The sha256 (hex) of everything ``play`` holds but its fingerprint, as canonical JSON
+    (keys sorted, no spaces, dates in ISO 8601). A problem counts by its code and seat only:
+    its words are in the reader's language, and the same file read in another one is the same
+    play."""
+    # vars(), not dataclasses.asdict: asdict deep-copies every value, slow for an export of
+    # thousands of plays; json.dumps only reads these dicts.
+    content = dict(vars(play))
+    del content["fingerprint"]
+    content["game"] = vars(play.game)
+    content["players"] = [vars(player) for player in play.players]
     content["problems"] = [[p.code, p.seat] for p in play.problems]
     text = json.dumps(
         content, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_iso
