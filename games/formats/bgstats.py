@@ -480,8 +480,11 @@ def export_document(
     as it is (a play read from the app goes back with the app's own uuids); anything else
     (None, a BoardGameGeek ref) gets a uuid made from it, or from the name, the same in every
     export. A game, player or location is written once, as its first play has it; numeric
-    ids count from 1 in order of first appearance. ``modified`` (default: now, UTC) is every
-    object's modification date; ``me`` is the ref of the player who is the app's user, if any.
+    ids count from 1 in order of first appearance. A play with no time is written at noon
+    (the same date in every time zone); a seat whose winning is not said, as not winning (in
+    a cooperative play, as the table's outcome); a score as its text when the text says the
+    same (an expression stays one). ``modified`` (default: now, UTC) is every object's
+    modification date; ``me`` is the ref of the player who is the app's user, if any.
     """
     stamp = _datetime_text(modified or datetime.datetime.now(datetime.UTC))
     games: dict[str, dict[str, Any]] = {}
