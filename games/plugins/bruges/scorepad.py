@@ -114,6 +114,7 @@ class ScorepadSheet(forms.Form):
                 "numbers": [self._box(seat, key) for key, _label, _most in NUMBERS],
                 "prices": [self._box(seat, f"p{price}") for price in PRICES],
                 "statues": self[f"s{seat}_statues"],
+                "statues_refused": f"s{seat}_statues" in self.refused,
                 "errors": self.seat_errors[seat],
             }
             for seat in range(self.seats)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, npgettext, pgettext
 
 from games.models import Game
 from games.plugins.bruges import words
@@ -139,13 +139,21 @@ def _detail(
             tiles = player.get("majorities_flipped") or 0
             if not tiles:
                 return ""
-            return ngettext("%(count)s tile", "%(count)s tiles", tiles) % {"count": tiles}
+            return npgettext(
+                "bruges majority tiles flipped", "%(count)s tile", "%(count)s tiles", tiles
+            ) % {"count": tiles}
         return words.majorities_joined(player.get("majorities") or [])
     if category == "canals":
         if player.get("canals") is None and line is not None:
             sections = line.get("canals") or 0
             return (
-                ngettext("%(count)s section", "%(count)s sections", sections) % {"count": sections}
+                npgettext(
+                    "bruges canal sections with a 3rd tile",
+                    "%(count)s section",
+                    "%(count)s sections",
+                    sections,
+                )
+                % {"count": sections}
                 if isinstance(sections, int) and sections
                 else ""
             )
