@@ -23,7 +23,7 @@ def _seats() -> Prefetch[Seat]:
 def game_list() -> QuerySet[Game]:
     # Winners come from the seats' ranks, so the large JSON columns are not read.
     return (
-        Game.objects.select_related("club", "edition", "owner")
+        Game.objects.select_related("club", "edition", "owner", "board_game")
         .defer("result", "setup", "sheet", "finish", "edition__data")
         .prefetch_related(_seats())
         .order_by("-played_on", "-id")
@@ -32,7 +32,7 @@ def game_list() -> QuerySet[Game]:
 
 def game_detail_queryset() -> QuerySet[Game]:
     return (
-        Game.objects.select_related("club", "edition", "owner")
+        Game.objects.select_related("club", "edition", "owner", "board_game")
         .defer("edition__data")
         .prefetch_related(_seats(), Prefetch("rounds", queryset=Round.objects.order_by("number")))
     )

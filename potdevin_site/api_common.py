@@ -18,7 +18,7 @@ from games.api.serializers import (
     id_parameter,
 )
 from scoring.engine import ENGINES
-from scoring.stats.games import DEFAULT_GAME_TYPE
+from scoring.stats.games import DEFAULT_GAME_TYPE, is_known
 
 __all__ = [
     "DEFAULT_GAME_TYPE",
@@ -43,7 +43,9 @@ def game_type_query(request: Request, *, default: str = DEFAULT_GAME_TYPE) -> st
     """The ``game_type`` query parameter, ``default`` when absent. Raises ``UnknownGameType``
     (400, code ``unknown_game_type``) for a game the engine registry does not know."""
     game_type = request.query_params.get("game_type", default)
-    if game_type not in ENGINES:
+    # A named game's own series too (``other-<id>``): one the reader's clubs do not have is an
+    # empty series, alike for one that does not exist.
+    if not is_known(game_type):
         known = ", ".join(ENGINES)
         raise UnknownGameType(
             _("No game %(game_type)r; known: %(known)s.") % {"game_type": game_type, "known": known}
@@ -54,12 +56,17 @@ def game_type_query(request: Request, *, default: str = DEFAULT_GAME_TYPE) -> st
 def game_type_parameter(
     description: str = "The game type (default pot-de-vin).",
 ) -> OpenApiParameter:
+    named = "|".join(g for g, engine in ENGINES.items() if not engine.info.logged)
     return OpenApiParameter(
         "game_type",
-        str,
+        {
+            "type": "string",
+            "pattern": f"^({'|'.join(ENGINES)}|({named})-[1-9][0-9]{{0,18}})$",
+            "default": DEFAULT_GAME_TYPE,
+        },
         OpenApiParameter.QUERY,
         required=False,
-        enum=list(ENGINES),
-        default=DEFAULT_GAME_TYPE,
-        description=f"{description} Unknown: 400 with code unknown_game_type.",
+        description=f"{description} A game type, or a club's named game as `other-<id>` (its "
+        "id at /api/board-games/): each named game is a series of its own. Unknown: 400 with "
+        "code unknown_game_type.",
     )

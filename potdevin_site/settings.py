@@ -62,7 +62,12 @@ INSTALLED_APPS = [
 
 # The games the records serve: one record-side plugin package each (games/plugins/), whose
 # engine is in the registry (scoring/engine/). The first is the default game.
-GAME_PLUGINS = ["games.plugins.potdevin", "games.plugins.complots", "games.plugins.bruges"]
+GAME_PLUGINS = [
+    "games.plugins.potdevin",
+    "games.plugins.complots",
+    "games.plugins.bruges",
+    "games.plugins.other",  # every game without an engine here, by its final scores
+]
 
 SESSION_ENGINE = "potdevin_site.sessions"
 

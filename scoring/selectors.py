@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.models import Club, Player
+from games.models import BoardGame, Club, Player
 from scoring.models import HeadToHead, PlayerStats, Rating, RatingHistory
 from scoring.models.stats import (
     BUCKET_ALL,
@@ -16,7 +16,14 @@ from scoring.models.stats import (
     BUCKET_TEAM,
     bucket_for_player_count,
 )
-from scoring.stats.games import DEFAULT_GAME_TYPE, DIGITS, game_stats, known_game_types, ratio
+from scoring.stats.games import (
+    DEFAULT_GAME_TYPE,
+    DIGITS,
+    board_game_of,
+    game_stats,
+    known_game_types,
+    ratio,
+)
 
 HEAD_TO_HEAD_IN_STATS = 50  # the opponents met most; the full list is paginated apart
 
@@ -24,6 +31,7 @@ STATS_FIELDS = (
     "game_type",
     "bucket",
     "games",
+    "detailed_games",
     "wins",
     "scored_games",
     "score_sum",
@@ -59,7 +67,11 @@ def bucket_stats(
         "worst_score": row["worst_score"],
         "average_rank": ratio(row["rank_sum"], games),
     }
-    return {**figures, **game_stats(game_type).bucket(row["counters"], figures)}
+    # The game's own figures are over the games that know them: not the plays known by their
+    # final scores only, whose counters are null (rules O6).
+    detailed = {**figures, "games": row["detailed_games"]}
+    own = game_stats(game_type).bucket(row["counters"], detailed)
+    return {**figures, **own}
 
 
 def head_to_head(
@@ -91,10 +103,28 @@ def _game_types(overall: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     in the registry's order."""
     known = known_game_types()
     order = {g: i for i, g in enumerate(known)}
+    named = {g: board_game_of(g) for g in overall}
+    names = dict(
+        BoardGame.objects.filter(pk__in=[b for b in named.values() if b is not None])
+        .values_list("pk", "name")
+        .order_by()
+    )
+
+    def place(g: str) -> tuple[Any, ...]:
+        board_game = named[g]
+        if board_game is None:
+            return (order.get(g, len(order)), "", g)
+        # A named game after its game type's place, by name.
+        return (order.get(g.rpartition("-")[0], len(order)), names.get(board_game, ""), g)
+
     return [
-        {"game_type": g, "label": game_stats(g).label, "games": overall[g]["games"]}
-        for g in sorted(overall, key=lambda g: (order.get(g, len(order)), g))
-        if g in order and overall[g]["games"]
+        {
+            "game_type": g,
+            "label": names[named[g]] if named[g] is not None else game_stats(g).label,
+            "games": overall[g]["games"],
+        }
+        for g in sorted(overall, key=place)
+        if (g in order or named[g] in names) and overall[g]["games"]
     ]
 
 

@@ -48,7 +48,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import access, clubs, services
+from games import access, board_games, clubs, services
 from games.models import Club, Edition, Membership, Player
 from scoring import jobs
 from scoring.engine.potdevin.simulate import simulate
@@ -81,6 +81,7 @@ PLAYER_NAMES = {
     "public": ["Pollyanthe", "Perceval", "Prudenzia"],
 }
 SPARE_NAMES = {"own": "Abelardspare", "other": "Zacharyspare", "public": "Philospare"}
+BOARD_GAME_NAMES = {"own": "Ownboardgame", "other": "Zacharyboardgame", "public": "Philoboardgame"}
 # Who started each club's jobs: a job is seen by its club's admins and by whoever started it.
 JOB_CREATORS = {
     "import": {"own": "recorder", "other": "outsider", "public": "c-owner"},
@@ -357,6 +358,20 @@ def _spare(o: Any) -> dict[str, Any]:
     return {"id": o.spare}
 
 
+def _board_game(o: Any) -> dict[str, Any]:
+    return {"id": o.board_game}
+
+
+def _result_play(o: Any) -> dict[str, Any]:
+    return {
+        "game_type": "other",
+        "club": o.slug,
+        "board_game": o.board_game,
+        "players": o.player_ids,
+        "sheet": [{"score": 3}, {"score": 1}, {"score": 2}],
+    }
+
+
 def _new_game(o: Any) -> dict[str, Any]:
     return {
         "game_type": "pot-de-vin",
@@ -447,6 +462,16 @@ API_ROWS: dict[tuple[str, str], Api] = {
     ("get", "/api/players/{id}/head-to-head/"): Api(in_club(READ), _player),
     ("get", "/api/players/{id}/ratings/"): Api(in_club(READ), _player),
     ("get", "/api/leaderboard/"): Api(leaderboard, query=_club_query),
+    # A club's named games (games without an engine here), and a play known by its scores.
+    ("get", "/api/board-games/"): Api(club_list, query=_club_query),
+    ("post", "/api/board-games/"): Api(
+        named_club(RECORD), body=lambda o: {"name": "Matrix new game", "club": o.slug}
+    ),
+    ("get", "/api/board-games/{id}/"): Api(in_club(READ), _board_game),
+    ("patch", "/api/board-games/{id}/"): Api(in_club(RECORD), _board_game, body={"bgg_id": 13}),
+    # Added by the club's owner, without plays: the others need to be admins.
+    ("delete", "/api/board-games/{id}/"): Api(in_club(ADMIN), _board_game),
+    ("post", "/api/games/result/"): Api(named_club(RECORD), body=_result_play),
     # Games.
     ("get", "/api/games/"): Api(game_list, query=_club_query),
     ("post", "/api/games/"): Api(named_club(RECORD), body=_new_game),
@@ -706,6 +731,9 @@ def _build() -> SimpleNamespace:
         (open_game,) = services.game_import(club=club, owner=owner, documents=[partial])
         assert (open_game.status, finished.status) == ("in_progress", "finished")
         spare = services.player_create(club=club, name=SPARE_NAMES[side], created_by=owner)
+        board_game = board_games.board_game_create(
+            club=club, name=BOARD_GAME_NAMES[side], win="highest", by=owner
+        )
         invitation = clubs.invitation_create(club=club, role="member", by=owner)
         players = list(Player.objects.filter(club=club).exclude(pk=spare.pk).order_by("id"))
         import_job = jobs.import_start(
@@ -728,6 +756,8 @@ def _build() -> SimpleNamespace:
             player_names=[p.name for p in players],
             spare=spare.pk,
             spare_name=spare.name,
+            board_game=board_game.pk,
+            board_game_name=board_game.name,
             invitation=invitation.pk,
             token=invitation.token,
             target=TARGETS[side],
@@ -777,7 +807,7 @@ def markers(world: SimpleNamespace, caller: str) -> list[str]:
     found = []
     for side in hidden_sides(caller):
         o = world.sides[side]
-        found += [o.name, o.slug, *o.player_names, o.spare_name]
+        found += [o.name, o.slug, *o.player_names, o.spare_name, o.board_game_name]
     return found
 
 
@@ -785,7 +815,7 @@ def hidden_ids(world: SimpleNamespace, caller: str) -> set[int]:
     ids: set[int] = set()
     for side in hidden_sides(caller):
         o = world.sides[side]
-        ids |= {*o.games.values(), *o.player_ids, o.spare, o.invitation}
+        ids |= {*o.games.values(), *o.player_ids, o.spare, o.invitation, o.board_game}
         ids |= {o.import_job, o.rescore_job}
     return ids
 

@@ -24,7 +24,7 @@ from games.api.serializers import (
     LogDocumentBaseSerializer,
     result_field,
 )
-from games.errors import RecordError
+from games.errors import GameConflict, RecordError
 from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
 
 
@@ -47,12 +47,14 @@ class GameApi:
       basename)``, registered under /api/).
     """
 
-    create: type[GameCreateSerializer]
-    entry: type[EntryInputSerializer]
-    entry_out: type[serializers.Serializer]
-    finish: type[FinishSerializer]
     detail: type[GameDetailBaseSerializer]
-    log: type[LogDocumentBaseSerializer]
+    # None, all five, for a game played from no log (``GameInfo.logged`` False: an "other
+    # game", recorded by its final scores only at ``POST /api/games/result/``).
+    create: type[GameCreateSerializer] | None = None
+    entry: type[EntryInputSerializer] | None = None
+    entry_out: type[serializers.Serializer] | None = None
+    finish: type[FinishSerializer] | None = None
+    log: type[LogDocumentBaseSerializer] | None = None
     scorepad: type[GameMetaSerializer] | None = None
     edition_data_schema: Mapping[str, Any] | None = None
     create_examples: tuple[OpenApiExample, ...] = ()
@@ -77,6 +79,20 @@ def api_for(game_type: Any) -> GameApi:
             _("no game %(game)r; known: %(known)s") % {"game": game_type, "known": known},
         ) from None
     return _api_of(plugin)
+
+
+def shape(game_type: Any, part: str) -> Any:
+    """The serializer ``part`` (``create``, ``entry``, ``finish``) of ``game_type``'s shapes.
+    Raises ``RecordError`` (unknown_game_type) and ``GameConflict`` (result_only) for a game
+    without that part: one played from no log, recorded by its final scores only."""
+    found = getattr(api_for(game_type), part)
+    if found is None:
+        raise GameConflict(
+            "result_only",
+            _("%(game)s is recorded by its final scores only: POST /api/games/result/")
+            % {"game": plugin_for(game_type).label},
+        )
+    return found
 
 
 def apis() -> dict[str, tuple[GamePlugin, GameApi]]:
@@ -121,16 +137,17 @@ def examples(pick: Callable[[GameApi], tuple[OpenApiExample, ...]]) -> list[Open
     return [e for _, api in apis().values() for e in pick(api)]
 
 
-def entry_appended(plugin: GamePlugin, api: GameApi) -> type[serializers.Serializer]:
+def entry_appended(plugin: GamePlugin, api: GameApi) -> type[serializers.Serializer] | None:
     """The response to an appended entry: the entry under the game's ``entry_name`` (``round``,
-    ``turn``) and the standings after it."""
-    return _entry_appended(plugin.game_type)
+    ``turn``) and the standings after it (None for a game without entries)."""
+    return None if api.entry_out is None else _entry_appended(plugin.game_type)
 
 
 @cache  # one class per game: the schema names a component after it
 def _entry_appended(game_type: str) -> type[serializers.Serializer]:
     plugin = plugin_for(game_type)
     api = _api_of(plugin)
+    assert api.entry_out is not None
     info = plugin.engine.info
     name = "".join(w.capitalize() for w in plugin.game_type.split("-"))
     return type(

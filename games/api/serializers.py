@@ -21,6 +21,7 @@ from games.models import (
     MAX_ENTRIES,
     MAX_LOCATION_LENGTH,
     MAX_NOTES_LENGTH,
+    BoardGame,
     Edition,
     Game,
     GameEvent,
@@ -305,6 +306,17 @@ class GameTypeSerializer(serializers.Serializer):
     scorepad = serializers.BooleanField(
         help_text="Can be recorded by its final sheet only (/api/games/scorepad/)."
     )
+    logged = serializers.BooleanField(
+        help_text="Played from a log of entries. False for `other`: every game without an "
+        "engine here, recorded by its final scores only (/api/games/result/) under the club's "
+        "name for it (/api/board-games/)."
+    )
+    result_win = serializers.CharField(
+        allow_null=True,
+        help_text="How a play known by its final scores only (/api/games/result/) is won: "
+        "`highest` score, or `manual` (ranks or winners as given). Null for `other`: each named "
+        "game says.",
+    )
     result_detail = serializers.CharField(help_text="What a seat's entry in the result holds.")
 
 
@@ -441,6 +453,29 @@ class GameShareSerializer(serializers.ModelSerializer):
         return share.created_by.get_username() if share.created_by else None
 
 
+class BoardGameRefSerializer(serializers.Serializer):
+    """A club's named game, as a play shows it."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    bgg_id = serializers.IntegerField(allow_null=True, help_text="BoardGameGeek id, if known.")
+    win = enum_string(BoardGame.Win.values, help_text="How it is won (docs/other-games.md, O2).")
+
+
+def board_game_ref(game: Game) -> dict[str, Any] | None:
+    """The game's named game (selected with it by the game selectors), or None."""
+    if game.board_game_id is None:
+        return None
+    board_game = game.board_game
+    assert board_game is not None
+    return {
+        "id": board_game.pk,
+        "name": board_game.name,
+        "bgg_id": board_game.bgg_id,
+        "win": board_game.win,
+    }
+
+
 class GameListSerializer(serializers.ModelSerializer):
     game_type = game_type_field(read_only=True)
     edition = serializers.CharField(
@@ -462,6 +497,23 @@ class GameListSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.get_username", read_only=True)
     seats = SeatSerializer(many=True, read_only=True)
     winners = serializers.SerializerMethodField()
+    mode = serializers.ChoiceField(
+        choices=Game.Mode.choices,
+        read_only=True,
+        help_text="How it was recorded: `rounds` (entry by entry, every entry checked), "
+        "`scorepad` (its final sheet, scored by the game's rules) or `result` (its final "
+        "scores, ranks or winners only, checked for consistency: every play of a club's named "
+        "game, and a play brought in from another app).",
+    )
+    board_game = BoardGameRefSerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="Game type `other`: the club's named game played (/api/board-games/); null "
+        "for the others.",
+    )
+    duration = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="Minutes played, if known."
+    )
 
     class Meta:
         model = Game
@@ -469,11 +521,13 @@ class GameListSerializer(serializers.ModelSerializer):
             "id",
             "club",
             "game_type",
+            "board_game",
             "edition",
             "deck",
             "edition_verified",
             "played_on",
             "location",
+            "duration",
             "mode",
             "status",
             "player_count",
@@ -505,11 +559,13 @@ class GameListSerializer(serializers.ModelSerializer):
             "id": game.pk,
             "club": game.club.slug,
             "game_type": game.game_type,
+            "board_game": board_game_ref(game),
             "edition": edition,
             "deck": edition,
             "edition_verified": game.edition.verified if game.edition_id is not None else None,
             "played_on": game.played_on.isoformat(),
             "location": game.location,
+            "duration": game.duration,
             "mode": game.mode,
             "status": game.status,
             "player_count": game.player_count,

@@ -28,8 +28,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import access, selectors, services
-from games.api.plugins import api_for, entry_appended, examples, one_of
+from games import access, board_games, selectors, services
+from games.api.board_games import ResultGameSerializer, result_examples
+from games.api.plugins import api_for, entry_appended, examples, one_of, shape
 from games.api.serializers import (
     CLUB_QUERY,
     IMPORT_REQUEST_SCHEMA,
@@ -76,7 +77,9 @@ GAME_LOG = one_of(
 
 
 # Games without end-of-game choices take no body: only the others' are documented.
-GAME_FINISH = one_of("GameFinish", lambda p, a: a.finish if a.finish().fields else None)
+GAME_FINISH = one_of(
+    "GameFinish", lambda p, a: a.finish if a.finish is not None and a.finish().fields else None
+)
 ENTRY_INPUT = one_of("EntryInput", lambda p, a: a.entry)
 ENTRY = one_of("Entry", lambda p, a: a.entry_out)
 ENTRIES = one_of("EntryItem", lambda p, a: a.entry_out, many=True)
@@ -174,6 +177,8 @@ class GameTypesView(APIView):
                     "has_editions": info.has_editions,
                     "default_edition": info.default_edition,
                     "scorepad": info.scorepad,
+                    "logged": info.logged,
+                    "result_win": info.result_win_rule() if info.logged else None,
                     "result_detail": info.result_detail,
                 }
             )
@@ -365,6 +370,10 @@ class GameFilter(django_filters.FilterSet):
     players = django_filters.NumberFilter(
         field_name="player_count", label="Number of players", min_value=0, max_value=32767
     )
+    # A named game of another club finds nothing, like one that does not exist.
+    board_game = django_filters.NumberFilter(
+        field_name="board_game", label="Named game id", min_value=0, max_value=2**63 - 1
+    )
 
     class Meta:
         model = Game
@@ -429,6 +438,12 @@ def _documented(schemas: list[Any]) -> Any:
                 {"type": "integer", "minimum": 0, "maximum": 32767},
                 OpenApiParameter.QUERY,
                 description="Number of players.",
+            ),
+            OpenApiParameter(
+                "board_game",
+                {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                OpenApiParameter.QUERY,
+                description="The plays of this named game of the club (/api/board-games/).",
             ),
         ],
         responses={200: GameListSerializer(many=True), **errors(400, 401, 404)},
@@ -528,7 +543,7 @@ class GameViewSet(
         """Start a game: `game_type` (left out: `pot-de-vin`), players in seat order, first
         player, and what the game itself takes (Pot de Vin: teams, deck, the deal if the table
         recorded it; Complots: the variant)."""
-        serializer = _validated(api_for(_body_game_type(request)).create, request)
+        serializer = _validated(shape(_body_game_type(request), "create"), request)
         data = serializer.validated_data
         # One transaction: players created by name are not kept when the engine refuses the game.
         club = access.club_for_new(request.user, data.get("club"))
@@ -571,6 +586,26 @@ class GameViewSet(
         with transaction.atomic():  # as in create: a refused game keeps no new player
             game = services.scorepad_game_create(
                 **_game_meta(request, data, club), **serializer.game_args()
+            )
+        return self._detail(game, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=ResultGameSerializer,
+        examples=result_examples(),
+        responses={201: GAME_DETAIL, **errors(400, 401, 403, 409, 413, 429)},
+    )
+    @action(detail=False, methods=["post"])
+    def result(self, request: Request) -> Response:
+        """Record a finished play known by its final scores, ranks or winners only (`mode`
+        `result`), checked for consistency, not by a game's rules (docs/other-games.md): a play
+        of one of the club's named games (`game_type` `other` and `board_game`), or of one of
+        ours brought in from another app without its sheet. A refusal names the seat."""
+        serializer = _validated(ResultGameSerializer, request)
+        data = serializer.validated_data
+        club = access.club_for_new(request.user, data.get("club"))
+        with transaction.atomic():  # as in create: a refused play keeps no new player
+            game = board_games.result_game_create(
+                **_game_meta(request, data, club), **serializer.game_args(club)
             )
         return self._detail(game, status.HTTP_201_CREATED)
 
@@ -682,7 +717,7 @@ class GameViewSet(
         if it has any (Pot de Vin: an explicit Joker placement, D5; Complots: none, a game is
         complete when one player is left). A finished game is read-only until reopened."""
         game = self._game_for_write()
-        serializer = _validated(api_for(game.game_type).finish, request)
+        serializer = _validated(shape(game.game_type, "finish"), request)
         services.game_finish(game=game, finish=serializer.finish_data(), by=request.user)
         return self._detail(game)
 
@@ -719,7 +754,7 @@ class GameViewSet(
         if request.method == "GET":
             return Response(entries_of(self.get_object()))
         game = self._game_for_write()
-        serializer = _validated(api_for(game.game_type).entry, request)
+        serializer = _validated(shape(game.game_type, "entry"), request)
         game, stored = services.round_append(
             game=game,
             round_data=serializer.entry_data(),
@@ -764,7 +799,7 @@ class GameViewSet(
             stored = get_object_or_404(self.get_object().rounds, number=number)
             return Response({"number": stored.number, **stored.data})
         game = self._game_for_write()
-        serializer = _validated(api_for(game.game_type).entry, request)
+        serializer = _validated(shape(game.game_type, "entry"), request)
         services.round_correct(
             game=game, number=number, round_data=serializer.entry_data(), by=request.user
         )

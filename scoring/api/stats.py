@@ -40,8 +40,15 @@ class BucketStatsSerializer(serializers.Serializer):
     """A player's statistics over a set of games: the figures every game has. In team play
     score and rank are the team's."""
 
-    games = serializers.IntegerField()
-    wins = serializers.FloatField(help_text="A first place shared by k players or teams is 1/k.")
+    games = serializers.IntegerField(
+        help_text="Finished games. A play known by its final scores only (`mode` `result`) "
+        "counts in these figures, which every game has, and in none of the game's own that "
+        "follow: those are over the games known in detail (entry by entry, or by their sheet)."
+    )
+    wins = serializers.FloatField(
+        help_text="A first place shared by k players or teams is 1/k; a cooperative game won "
+        "is 1 for each player, lost 0."
+    )
     win_rate = serializers.FloatField(allow_null=True, help_text="wins / games; null: no game.")
     average_score = serializers.FloatField(
         allow_null=True, help_text="Null: no game, or a game without scores (ranks only)."
@@ -67,7 +74,9 @@ class RatingSerializer(serializers.Serializer):
 
 
 class GameTypeGamesSerializer(serializers.Serializer):
-    game_type = serializers.CharField()
+    game_type = serializers.CharField(
+        help_text="A game type, or a club's named game as `other-<id>` (/api/board-games/)."
+    )
     label = serializers.CharField()  # type: ignore[assignment] # a field, not Field.label
     games = serializers.IntegerField(help_text="The player's finished games of this type.")
 

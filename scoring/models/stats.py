@@ -1,4 +1,5 @@
-"""Player statistics and skill ratings, kept materialized, per game type.
+"""Player statistics and skill ratings, kept materialized, per game type (a game without an
+engine here, game type "other", has one series per named game: ``scoring.stats.games``).
 
 ``PlayerGame`` holds the facts of one seat of one finished game, taken from the engine's result:
 what every game has (score, rank, teams) in columns, and the counters the game contributes (its
@@ -54,6 +55,11 @@ class PlayerGame(models.Model):
         help_text="The game's own counters for this seat, by name (integers; null: not known): "
         "its engine's info.stats and its plugin's statistics module.",
     )
+    detailed = models.BooleanField(
+        default=True,
+        help_text="Whether the game's own counters are known: false for a play known by its "
+        "final scores only (Game.Mode.RESULT), whose counters are all null.",
+    )
 
     class Meta:
         constraints = [
@@ -78,6 +84,11 @@ class PlayerStats(models.Model):
     game_type = models.CharField(max_length=32)
     bucket = models.CharField(max_length=16)
     games = models.PositiveIntegerField(default=0)
+    detailed_games = models.PositiveIntegerField(
+        default=0,
+        help_text="Games whose own counters are known (not known by final scores only): what "
+        "the game's own figures are over.",
+    )
     wins = models.FloatField(default=0, help_text="Sum of win shares: a shared first is split.")
     scored_games = models.PositiveIntegerField(default=0, help_text="Games with a score.")
     score_sum = models.BigIntegerField(default=0)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, IntegerField, Max, Min, Sum
+from django.db.models import Count, IntegerField, Max, Min, Q, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
@@ -25,6 +25,7 @@ from scoring.stats.games import game_stats, is_known
 def _aggregates(counters: Sequence[str]) -> dict[str, Any]:
     sums: dict[str, Any] = {
         "games": Count("id"),
+        "detailed_games": Count("id", filter=Q(detailed=True)),
         "wins": Sum("win_share"),
         "scored_games": Count("score"),
         "score_sum": Sum("score"),
@@ -38,7 +39,7 @@ def _aggregates(counters: Sequence[str]) -> dict[str, Any]:
 
 
 def _merge(into: dict[str, Any], group: dict[str, Any], counters: Sequence[str]) -> None:
-    for key in ("games", "scored_games"):
+    for key in ("games", "detailed_games", "scored_games"):
         into[key] += group[key]
     for key in ("wins", "score_sum", "rank_sum"):
         into[key] += group[key] or 0
@@ -53,6 +54,7 @@ def _merge(into: dict[str, Any], group: dict[str, Any], counters: Sequence[str])
 def _empty(counters: Sequence[str]) -> dict[str, Any]:
     return {
         "games": 0,
+        "detailed_games": 0,
         "wins": 0.0,
         "scored_games": 0,
         "score_sum": 0,

@@ -13,7 +13,7 @@ from django.db import connection
 
 from games.models import Game, Seat
 from scoring.stats.db import as_date, chunks, marks
-from scoring.stats.games import GameStats, Tally, game_stats, is_known
+from scoring.stats.games import GameStats, Tally, game_stats, is_known, stats_key
 
 # The fields a game's result decides; two rows equal on these need no rewrite.
 FACT_FIELDS = (
@@ -29,6 +29,7 @@ FACT_FIELDS = (
     "rank",
     "win_share",
     "counters",
+    "detailed",
 )
 # The fields ratings read: a change elsewhere (a score, a counter) leaves ratings as they are.
 RATING_FIELDS = ("player_id", "game_id", "game_type", "played_on", "team", "rank")
@@ -43,13 +44,16 @@ def game_facts(
     players: Sequence[Mapping[str, Any]],
     tallies: Mapping[str, Counter[int]],
     player_ids: Mapping[int, int],
+    detailed: bool = True,
 ) -> list[Fact]:
     """The ``PlayerGame`` values (FACT_FIELDS) of one finished game: ``players`` holds, per
     seat, its values by name (``stats.paths``) read from the result; ``tallies`` the counts of
-    ``stats.tallies`` by seat; ``player_ids`` maps seat to player.
+    ``stats.tallies`` by seat; ``player_ids`` maps seat to player. A game not ``detailed`` (known
+    by its final scores only) has every counter of its game null: unknown, never 0.
 
     The scoring unit is the player, or the team in team play: a unit among k units ranked 1
-    gets a win share of 1/k for each of its members."""
+    gets a win share of 1/k for each of its members (a cooperative game's one unit: 1 each
+    when the players won, 0 when they lost)."""
     team_play = any(p["team"] is not None for p in players)
     unit_rank = {(p["team"] if team_play else p["seat"]): p["rank"] for p in players}
     winners = sum(1 for r in unit_rank.values() if r == 1)
@@ -73,7 +77,8 @@ def game_facts(
                 p["score"],
                 p["rank"],
                 1.0 / winners if p["rank"] == 1 else 0.0,
-                stats.counters(values),
+                stats.counters(values) if detailed else dict.fromkeys(stats.counter_names),
+                detailed,
             )
         )
     return facts
@@ -151,13 +156,17 @@ def facts_of_games(game_ids: Sequence[int]) -> list[Fact]:
     """The ``PlayerGame`` values the finished games among ``game_ids`` should have."""
     facts: list[Fact] = []
     for chunk in chunks(game_ids):
+        # By statistics key (a named game's plays apart from another's: ``stats_key``).
         by_type: dict[str, list[int]] = defaultdict(list)
-        for game_id, game_type in (
+        brief: set[int] = set()  # known by their final scores only
+        for game_id, game_type, board_game_id, mode in (
             Game.objects.filter(pk__in=chunk, status=Game.Status.FINISHED)
             .order_by("pk")
-            .values_list("pk", "game_type")
+            .values_list("pk", "game_type", "board_game_id", "mode")
         ):
-            by_type[game_type].append(game_id)
+            by_type[stats_key(game_type, board_game_id)].append(game_id)
+            if mode == Game.Mode.RESULT:
+                brief.add(game_id)
         if not by_type:
             continue
         seats: dict[int, dict[int, int]] = defaultdict(dict)
@@ -170,7 +179,10 @@ def facts_of_games(game_ids: Sequence[int]) -> list[Fact]:
                 continue
             stats = game_stats(game_type)
             values = _result_values(stats, ids)
-            tallies = {t.name: _tally(t, ids) for t in stats.tallies}
+            detailed_ids = [g for g in ids if g not in brief]
+            tallies = (
+                {t.name: _tally(t, detailed_ids) for t in stats.tallies} if detailed_ids else {}
+            )
             for game_id in sorted(values):
                 played_on, players = values[game_id]
                 facts.extend(
@@ -183,6 +195,7 @@ def facts_of_games(game_ids: Sequence[int]) -> list[Fact]:
                             name: found.get(game_id, Counter()) for name, found in tallies.items()
                         },
                         player_ids=seats[game_id],
+                        detailed=game_id not in brief,
                     )
                 )
     return facts

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -49,6 +49,7 @@ BASE_PATHS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 DIGITS = 4
 _KEY = re.compile(r"^[A-Za-z0-9_]+$")  # path keys and names are written into SQL
+MAX_KEY_ID = 2**63 - 1  # the largest id a database stores
 
 
 def ratio(part: float | None, whole: float | None) -> float | None:
@@ -61,8 +62,38 @@ def known_game_types() -> list[str]:
     return list(ENGINES)
 
 
+def _split(key: str) -> tuple[str, int] | None:
+    """``("other", 12)`` for ``"other-12"``: a statistics key of a named game, or None."""
+    game_type, _, number = key.rpartition("-")
+    if not number.isascii() or not number.isdigit() or number.startswith("0"):
+        return None
+    engine = ENGINES.get(game_type)
+    if engine is None or engine.info.logged or not 0 < int(number) <= MAX_KEY_ID:
+        return None
+    return game_type, int(number)
+
+
+def stats_key(game_type: str, board_game_id: int | None) -> str:
+    """What a finished game's statistics and ratings are kept under: its game type, or, for a
+    game type played from no log (``GameInfo.logged`` False: the "other games"), the game type
+    and the club's named game, ``"other-12"``: each named game is a series of its own (rules
+    O6), never mixed with another."""
+    engine = ENGINES.get(game_type)
+    if engine is not None and not engine.info.logged and board_game_id is not None:
+        return f"{game_type}-{board_game_id}"
+    return game_type
+
+
+def board_game_of(key: object) -> int | None:
+    """The named game a statistics key is about (``"other-12"``: 12), else None."""
+    split = _split(key) if isinstance(key, str) else None
+    return None if split is None else split[1]
+
+
 def is_known(game_type: object) -> bool:
-    return isinstance(game_type, str) and game_type in ENGINES
+    """Whether ``game_type`` is a statistics key: a game type the registry knows, or a named
+    game's key (``stats_key``)."""
+    return isinstance(game_type, str) and (game_type in ENGINES or _split(game_type) is not None)
 
 
 @dataclass(frozen=True)
@@ -146,10 +177,17 @@ def _stats_module(game_type: str) -> ModuleType | None:
         return None
 
 
-@cache
 def game_stats(game_type: str) -> GameStats:
-    """The statistics of ``game_type``. Raises ``KeyError`` for a game the registry does not
-    know."""
+    """The statistics of ``game_type`` (a statistics key: a named game's, ``"other-12"``, reads
+    like its game type's). Raises ``KeyError`` for a game the registry does not know."""
+    split = _split(game_type)
+    if split is not None:
+        return replace(_game_stats(split[0]), game_type=game_type)
+    return _game_stats(game_type)
+
+
+@cache
+def _game_stats(game_type: str) -> GameStats:
     info = get_engine(game_type).info
     module = _stats_module(game_type)
     named: dict[str, tuple[str, ...]] = {s.name: tuple(s.path) for s in info.stats}

@@ -1,7 +1,8 @@
 """Skill ratings: openskill's Plackett-Luce model over the finished games of each game type in
 date order, one independent series per game type (a Pot de Vin rating says nothing of one's
-Complots). Recomputed from the earliest changed date once a change commits: in a Celery task
-that takes every change pending so far (``RatingsPending``), or in process when
+Complots), and per named game for the games without an engine here (``stats_key``).
+Recomputed from the earliest changed date once a change commits: in a Celery task that takes
+every change pending so far (``RatingsPending``), or in process when
 ``settings.POTDEVIN_RATINGS_SYNC`` is on."""
 
 from __future__ import annotations
@@ -168,7 +169,9 @@ def _rate_games(
 ) -> Iterator[list[tuple[Any, ...]]]:
     """Rate the games of ``game_type`` from ``since`` in order, updating ``state``; yields each
     game's ``RatingHistory`` rows (HISTORY_FIELDS). A unit is a player, or a team: the engine's
-    ranks, ties included, are openskill's."""
+    ranks, ties included, are openskill's. A game of one unit ranks nobody against anybody (a
+    cooperative game, where the players win or lose together, rules O5; a solo game): it is
+    not rated."""
     for game_id, played_on, seats in _games_since(game_type, since):
         units: dict[Any, list[int]] = {}
         unit_rank: dict[Any, int] = {}
@@ -176,6 +179,8 @@ def _rate_games(
             key = ("team", team) if team is not None else ("player", player_id)
             units.setdefault(key, []).append(player_id)
             unit_rank[key] = rank
+        if len(units) < 2:
+            continue
         for members in units.values():
             for p in members:
                 if p not in state:  # a first game: a rating object of its own (rate() tells

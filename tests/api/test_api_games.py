@@ -433,7 +433,8 @@ def test_me_names_the_linked_player(api, user) -> None:
 def test_game_types_say_how_each_game_is_recorded(api) -> None:
     body = api.get("/api/game-types/").json()
     by_type = {g["game_type"]: g for g in body}
-    assert list(by_type) == ["pot-de-vin", "complots", "bruges"]
+    # ...and "other": every game without an engine here, by its final scores (its own test).
+    assert list(by_type) == ["pot-de-vin", "complots", "bruges", "other"]
     pot, plot, bruges = by_type["pot-de-vin"], by_type["complots"], by_type["bruges"]
     # Pot de Vin: 3 to 6 players, round by round, decks, a scorepad mode (its rules).
     assert (pot["entries_key"], pot["entry_name"], pot["log_format"]) == (

@@ -272,7 +272,12 @@ def test_the_schema_documents_the_endpoints() -> None:
     # One body per game type: the generic part, and the game's own.
     components = schema["components"]["schemas"]
     variants = [v["$ref"].split("/")[-1] for v in components["PlayerStats"]["oneOf"]]
-    assert variants == ["PotDeVinPlayerStats", "ComplotsPlayerStats", "BrugesPlayerStats"]
+    assert variants == [
+        "PotDeVinPlayerStats",
+        "ComplotsPlayerStats",
+        "BrugesPlayerStats",
+        "OtherPlayerStats",  # every named game's series, `?game_type=other-<id>`
+    ]
     for name in variants:
         stats = components[name]["properties"]
         assert {"by_player_count", "individual", "team", "head_to_head", "rating"} <= set(stats)
@@ -288,11 +293,10 @@ def test_the_schema_documents_the_endpoints() -> None:
     assert sorted(counts, key=int) == [str(n) for n in range(2, 9)]
     for operation_id in ("player_stats", "player_ratings", "player_head_to_head", "leaderboard"):
         parameters = {p["name"]: p for p in operations[operation_id]["parameters"]}
-        assert sorted(parameters["game_type"]["schema"]["enum"]) == [
-            "bruges",
-            COMPLOTS,
-            POT_DE_VIN,
-        ]
+        # The game types, and a club's named games' series ("other-<id>").
+        assert parameters["game_type"]["schema"]["pattern"] == (
+            f"^({POT_DE_VIN}|{COMPLOTS}|bruges|other|(other)-[1-9][0-9]{{0,18}})$"
+        )
         assert "400" in operations[operation_id]["responses"]
     assert "/api/players/{id}/" in schema["paths"]  # the player itself is untouched
 

@@ -1,0 +1,1 @@
+"""The pages of "other games": placeholder replaced below."""
