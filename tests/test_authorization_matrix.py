@@ -439,6 +439,8 @@ API_ROWS: dict[tuple[str, str], Api] = {
     ("delete", "/api/clubs/{slug}/invitations/{id}/"): Api(
         in_club(ADMIN), lambda o: {"slug": o.slug, "id": o.invitation}
     ),
+    # A club's plays as BG Stats' file: everything in it its members read already.
+    ("get", "/api/clubs/{slug}/export/bgstats/"): Api(in_club(READ), _club),
     # An invitation link: anyone holding it sees the club's name and takes it (an anonymous
     # caller signs up: 201; a member already in: 409; anyone else joins: 200).
     ("get", "/api/invitations/{token}/"): Api(
@@ -603,6 +605,7 @@ PAGE_ROWS: dict[str, Page] = {
         _slug,
         data={"role": "member", "days": "1"},
     ),
+    "web:club-export-bgstats": Page({"GET": page_club(READ)}, _slug),
     "web:club-invitation-revoke": Page(
         {"POST": page_club(ADMIN)}, lambda o: {"slug": o.slug, "pk": o.invitation}
     ),

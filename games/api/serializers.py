@@ -17,6 +17,7 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
+from games import exports
 from games.models import (
     MAX_ENTRIES,
     MAX_LOCATION_LENGTH,
@@ -582,6 +583,13 @@ class GameDetailBaseSerializer(GameListSerializer):
 
     result = result_field("The engine's result.", read_only=True)
     teams = serializers.JSONField(read_only=True)
+    bgstats_url = serializers.URLField(
+        read_only=True,
+        allow_null=True,
+        help_text="A finished game's result as BG Stats' `createPlay` link: opened on a phone "
+        "with the app, it shows the play to save there (and post on to BoardGameGeek). Null "
+        "for a game in progress, and for a play that came from BG Stats.",
+    )
 
     class Meta(GameListSerializer.Meta):
         fields = [
@@ -593,6 +601,7 @@ class GameDetailBaseSerializer(GameListSerializer):
             "engine_version",
             "updated_at",
             "finished_at",
+            "bgstats_url",
         ]
 
     def game_fields(self, game: Game) -> dict[str, Any]:
@@ -610,6 +619,7 @@ class GameDetailBaseSerializer(GameListSerializer):
             engine_version=game.engine_version,
             updated_at=_datetime(game.updated_at),
             finished_at=_datetime(game.finished_at),
+            bgstats_url=exports.bgstats_url(game=game),
         )
         return body
 

@@ -2,6 +2,7 @@ from django.urls import include, path, re_path
 from rest_framework.routers import DefaultRouter
 
 from games.api.clubs import ClubViewSet, InvitationView
+from games.api.exports import BGStatsExportView
 from games.api.plugins import apis
 from games.api.views import (
     EditionViewSet,
@@ -32,6 +33,11 @@ urlpatterns = [
     # A token is 32 URL-safe characters; anything else is no invitation.
     re_path(
         r"^invitations/(?P<token>[A-Za-z0-9_-]{32})/$", InvitationView.as_view(), name="invitation"
+    ),
+    re_path(
+        r"^clubs/(?P<slug>[-a-zA-Z0-9_]{1,50})/export/bgstats/$",
+        BGStatsExportView.as_view(),
+        name="club-export-bgstats",
     ),
     path("editions/", editions, name="edition-list"),
     path("editions/<slug:game_type>/<slug:key>/", edition, name="edition-detail"),

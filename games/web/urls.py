@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
 from games.plugins import plugins
-from games.web import account, clubs, shares, views
+from games.web import account, clubs, exports, shares, views
 
 app_name = "web"
 
@@ -52,6 +52,7 @@ urlpatterns = [
         name="club-invitation-revoke",
     ),
     path("clubs/<slug:slug>/settings/", clubs.club_settings, name="club-settings"),
+    path("clubs/<slug:slug>/export/bgstats/", exports.bgstats, name="club-export-bgstats"),
     # An invitation token is 32 URL-safe characters; anything else is no invitation.
     re_path(r"^invite/(?P<token>[A-Za-z0-9_-]{32})/$", clubs.invitation, name="invitation"),
     path("players/", views.player_list, name="players"),

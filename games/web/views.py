@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
-from games import access, selectors, services
+from games import access, exports, selectors, services
 from games.errors import RecordError
 from games.models import Club, Game
 from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
@@ -299,6 +299,8 @@ def render_game(
             else []
         ),
         "shared": shared,
+        # A finished game's result, for a player to put into BG Stats (and on to BGG) in a tap.
+        "bgstats_url": exports.bgstats_url(game=game),
         "shares": (
             [
                 {
