@@ -86,5 +86,7 @@ def test_ten_thousand_games_export_in_a_few_seconds(club: SimpleNamespace) -> No
     ]
     assert sum(len(p["playerScores"]) for p in document["plays"]) == GAMES * SEATS
     assert len(queries) <= 8  # games, seats, names, named games, ids, sources, "me"
-    assert took < 5.0, f"{GAMES} games took {took:.2f} s"
+    # About 1.5 s on SQLite, 3 s on PostgreSQL, on two busy cores: the bound leaves room for a
+    # slower machine (the query count above is what keeps the read from going game by game).
+    assert took < 8.0, f"{GAMES} games took {took:.2f} s"
     print(f"\n{GAMES} games exported in {took:.2f} s ({len(raw) / 1e6:.1f} MB)")
