@@ -9,7 +9,18 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from games import access, adapters
-from games.models import Club, Edition, Game, GameEvent, GameShare, Membership, Player, Round, Seat
+from games.models import (
+    BoardGame,
+    Club,
+    Edition,
+    Game,
+    GameEvent,
+    GameShare,
+    Membership,
+    Player,
+    Round,
+    Seat,
+)
 from games.plugins import plugins
 
 KNOWN_PLAYERS_SHOWN = 500
@@ -118,18 +129,45 @@ def player_game_types(player: Player) -> list[str]:
     return [t for t in plugins() if t in played]
 
 
-def player_score_history(player: Player, game_type: str, *, limit: int = 200) -> list[Seat]:
-    """The player's finished games of ``game_type``, oldest first (the last ``limit``), with
-    score and rank."""
+def player_stats_keys(player: Player) -> list[tuple[str, str, BoardGame | None]]:
+    """The player's statistics series: (key, game type, named game or None) of every game type
+    they have a seat in, in the order of the plugins, a game without an engine here once per
+    named game they played, by name (``scoring.stats.games.stats_key``)."""
+    from scoring.stats.games import stats_key  # statistics read the records, not the reverse
+
+    played = set(
+        Seat.objects.filter(player=player)
+        .values_list("game__game_type", "game__board_game_id")
+        .distinct()
+        .order_by()
+    )
+    named = BoardGame.objects.in_bulk([b for _, b in played if b is not None])
+    order = {t: i for i, t in enumerate(plugins())}
+    rows = [
+        (stats_key(t, b), t, named.get(b) if b is not None else None)
+        for t, b in played
+        if t in order
+    ]
+    rows.sort(key=lambda r: (order[r[1]], r[2].name if r[2] else "", r[0]))
+    return rows
+
+
+def player_score_history(
+    player: Player, game_type: str, *, board_game_id: int | None = None, limit: int = 200
+) -> list[Seat]:
+    """The player's finished games of ``game_type`` (and of the named game ``board_game_id``,
+    when given), oldest first (the last ``limit``), with score and rank."""
     seats = (
         Seat.objects.filter(
             player=player, game__status=Game.Status.FINISHED, game__game_type=game_type
         )
         .select_related("game")
         .only("seat", "score", "rank", "team", "game__id", "game__played_on", "game__player_count")
-        .order_by("-game__played_on", "-game_id")[:limit]
+        .order_by("-game__played_on", "-game_id")
     )
-    return list(reversed(seats))
+    if board_game_id is not None:
+        seats = seats.filter(game__board_game_id=board_game_id)
+    return list(reversed(seats[:limit]))
 
 
 def editions() -> list[Edition]:

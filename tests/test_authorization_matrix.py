@@ -578,6 +578,32 @@ PAGE_ROWS: dict[str, Page] = {
     "web:rescore": Page(
         {"GET": page_signed_in, "POST": page_current_club(ADMIN)}, data={}, sides=SITE
     ),
+    # Other games: the current club's named games, a play of one by its final scores.
+    "web:board-games": Page(
+        {"GET": page_signed_in, "POST": page_current_club(RECORD)},
+        data={"name": "Matrix page game", "win": "highest"},
+        sides=SITE,
+    ),
+    "web:play-new": Page(
+        {"GET": page_current_club(RECORD), "POST": page_current_club(RECORD)},
+        data={
+            "game_type": "other",
+            "new_name": "Matrix play game",
+            "new_win": "highest",
+            "player_0": "Matrixplayera",
+            "player_1": "Matrixplayerb",
+            "score_0": "3",
+            "score_1": "2",
+        },
+        sides=SITE,
+    ),
+    "web:board-game": Page(
+        {"GET": page_club(READ), "POST": page_club(RECORD)},
+        lambda o: {"pk": o.board_game},
+        data=lambda o: {"name": o.board_game_name, "bgg_id": "13", "win": "highest"},
+    ),
+    # Added by the club's owner, without plays: the others need to be admins.
+    "web:board-game-delete": Page({"POST": page_club(ADMIN)}, lambda o: {"pk": o.board_game}),
     # A game.
     "web:game": Page({"GET": page_game_read}, _pk, states=GAMES),
     "web:round-append": Page(POST_GAME_WRITE, _pk, states=("open",)),

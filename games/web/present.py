@@ -41,6 +41,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 from games import adapters, selectors
 from games.models import Edition, Game
 from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
+from games.web import results
 
 # --- Games and their web parts --------------------------------------------------------------
 
@@ -68,7 +69,9 @@ def labelled(games: Iterable[Game]) -> list[Game]:
     labels = game_labels()
     out = list(games)
     for game in out:
-        game.label = labels.get(game.game_type, game.game_type)  # type: ignore[attr-defined]
+        # A club's named game by its name ("Carcassonne"), else the game's label.
+        label = labels.get(game.game_type, game.game_type)
+        game.label = results.label_of(game, label)  # type: ignore[attr-defined]
     return out
 
 

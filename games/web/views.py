@@ -27,7 +27,7 @@ from games import access, exports, selectors, services
 from games.errors import RecordError
 from games.models import Club, Game
 from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
-from games.web import charts, present, refusals
+from games.web import charts, present, refusals, results
 from games.web.clubs import current_club, recording_club
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
 from potdevin_site.permissions import may_change, page_rate
@@ -139,6 +139,8 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
         chosen = games[0].game_type
     plugin = _plugin(chosen)
     web = plugin.part("web")
+    if not plugin.engine.info.logged:  # an "other game": a play is recorded by its scores
+        return redirect(web.new_play_url())
     form = NewGameForm(_posted(request), plugin=plugin)
     options = web.NewGameOptions(_posted(request))
     if request.method == "POST":
@@ -314,17 +316,20 @@ def render_game(
             else []
         ),
     }
-    context.update(
-        web.game_page(
-            game=game,
-            result=result,
-            names=names,
-            table=table,
-            entry_form=entry_form,
-            finish_form=finish_form,
-            can_write=can_write,
+    if game.mode == Game.Mode.RESULT:  # known by its final scores: the same page for any game
+        context.update(results.game_page(game=game, result=result, names=names, label=plugin.label))
+    else:
+        context.update(
+            web.game_page(
+                game=game,
+                result=result,
+                names=names,
+                table=table,
+                entry_form=entry_form,
+                finish_form=finish_form,
+                can_write=can_write,
+            )
         )
-    )
     return render(request, "web/game.html", context, status=status)
 
 
@@ -515,28 +520,33 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = selectors.player_or_none(request.user, pk)
     if player is None:
         raise Http404("no such player")
-    game_types = selectors.player_game_types(player) or present.game_types()[:1]
+    # One section per statistics series: a game type, or one of the club's named games.
+    series = selectors.player_stats_keys(player) or [(t, t, None) for t in present.game_types()[:1]]
     sections = []
-    for game_type in game_types:
+    for key, game_type, board_game in series:
         plugin = plugin_for(game_type)
-        stats = scoring_selectors.player_stats(player=player, game_type=game_type)
+        label = board_game.name if board_game is not None else plugin.label
+        stats = scoring_selectors.player_stats(player=player, game_type=key)
         section = plugin.part("web").player_section(player, stats)
-        ratings = list(scoring_selectors.rating_history(player=player, game_type=game_type))
+        ratings = list(scoring_selectors.rating_history(player=player, game_type=key))
         section.update(
             {
-                "game_type": game_type,
-                "label": plugin.label,
+                "game_type": key,
+                "label": label,
                 "stats": stats,
+                "cooperative": board_game is not None and board_game.win == "cooperative",
                 "ratings": ratings[-20:],
                 "rating_chart": charts.line_chart(
                     [(date_format(h.played_on, "SHORT_DATE_FORMAT"), h.ordinal) for h in ratings],
                     title=_("%(game)s rating (ordinal) of %(player)s after each game")
-                    % {"game": plugin.label, "player": player.name},
+                    % {"game": label, "player": player.name},
                 ),
             }
         )
         if plugin.engine.info.has_scores:
-            scores = selectors.player_score_history(player, game_type)
+            scores = selectors.player_score_history(
+                player, game_type, board_game_id=board_game.pk if board_game else None
+            )
             points = [
                 (
                     # Translators: a point of a score chart: the game's date and number.
@@ -554,7 +564,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             section["score_chart"] = charts.line_chart(
                 points,
                 title=_("%(game)s score of %(player)s in each finished game")
-                % {"game": plugin.label, "player": player.name},
+                % {"game": label, "player": player.name},
                 zero_line=True,
             )
         sections.append(section)
