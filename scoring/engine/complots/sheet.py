@@ -148,11 +148,7 @@ def _read_counts(raw: Any, n: int) -> list[dict[str, int | None]]:
             continue
         if not isinstance(entry, Mapping):
             raise _malformed(
-                said(
-                    "the {counts} of {seat} are an object or null",
-                    counts=Code("counts"),
-                    seat=Seat(seat),
-                ),
+                said("the counts of {seat} are an object or null", seat=Seat(seat)),
                 seat,
             )
         extra = sorted(str(k) for k in entry if k not in STAT_NAMES)
