@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from games import board_games, exports, services
+from games import board_games, exports, imports, services
 from games.formats import bgstats
 from games.formats.plays import ForeignPlay
 from games.models import BoardGame, Game, Player, PlaySource
@@ -424,3 +424,29 @@ def test_no_link_for_a_game_in_progress_or_one_that_came_from_bg_stats(
         club=club.club, app="bgg", external_id="98765", game=from_bgg, fingerprint="y"
     )
     assert exports.bgstats_url(game=from_bgg)
+
+
+def test_the_export_imported_into_another_club_is_the_same_record(
+    club: SimpleNamespace, every_kind: dict[str, Game]
+) -> None:
+    """Our file through our own import (as a club moving its record would): the other club
+    gets every play, and its own export is the first club's, ids and all (the import keeps the
+    app's uuids of players, locations, games and plays); importing the file again changes
+    nothing."""
+    document = json.loads(exports.bgstats_file(club=club.club))
+    summary = imports.file_import(
+        club=club.other, owner=club.outsider, read=bgstats.read_document(document)
+    )
+    assert (summary["plays"], summary["created"]["games"], summary["skipped"]) == (8, 8, [])
+    assert summary["created"]["players"] == 4  # Ada, Bea, Cy, Di
+    assert summary["created"]["board_games"] == 4  # Codenames, Golf, Werewolf, Pandemic
+    theirs = exports.club_plays(club=club.other)
+    ours = exports.club_plays(club=club.club)
+    # A play that came from the app has no time of day of its own (ours were recorded today).
+    assert [replace(p, played_time=None) for p in theirs] == [
+        replace(p, played_time=None) for p in ours
+    ]
+    again = imports.file_import(
+        club=club.other, owner=club.outsider, read=bgstats.read_document(document)
+    )
+    assert (again["created"]["games"], again["updated"], again["unchanged"]) == (0, 0, 8)
