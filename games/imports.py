@@ -456,12 +456,13 @@ def play_plan(key: int, play: ForeignPlay, known: _Known) -> PlayPlan:
     try:
         check_play(plan, known.club)
     except (LogError, RecordError) as exc:
-        return _skip(plan, exc.code, _seat_said(exc.seat, _refusal(exc)))
+        return _skip(plan, exc.code, _refusal(exc))  # the engine's words name the seat
     return plan
 
 
 def _seat_said(seat: int | None, message: str) -> str:
-    if seat is None or message.startswith(("seat ", _("seat %(seat)s") % {"seat": seat})):
+    """A refusal of a seat's name, with the seat (in the file's order)."""
+    if seat is None:
         return message
     return _("seat %(seat)s: %(message)s") % {"seat": seat, "message": message}
 
@@ -1015,9 +1016,7 @@ def play_from_json(body: dict[str, Any]) -> ForeignPlay:
 def safe_text(text: str) -> str:
     """``text`` as every database stores it: NUL removed, a lone surrogate replaced. For what
     a report quotes from a file (a play's id, a reader's words), never for what is imported."""
-    return "".join(
-        "\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text.replace("\x00", "")
-    )
+    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text.replace("\x00", ""))
 
 
 def play_file_prepared(play_file: PlayFile) -> PlayFile:

@@ -313,6 +313,10 @@ def page_job(c: Cell) -> Any:
     return LOGIN if c.anonymous else job("rescore")(c)
 
 
+def page_import_job(c: Cell) -> Any:
+    return LOGIN if c.anonymous else job("import")(c)
+
+
 def admin_site(c: Cell) -> Any:
     """Django's admin: staff only; anyone else is sent to its sign-in page."""
     return OK if c.caller == "staff" else LOGIN
@@ -506,6 +510,10 @@ API_ROWS: dict[tuple[str, str], Api] = {
     ("post", "/api/imports/"): Api(
         named_club(RECORD), query=_club_query, body=lambda o: o.import_doc
     ),
+    # A file of plays (here our own logs, as a file's body): a new job, or a dry run.
+    ("post", "/api/imports/file/"): Api(
+        named_club(RECORD), query=_club_query, body=lambda o: o.import_doc
+    ),
     ("get", "/api/imports/{id}/"): Api(job("import"), lambda o: {"id": o.import_job}),
     ("post", "/api/imports/{id}/resume/"): Api(job("import"), lambda o: {"id": o.import_job}),
     ("get", "/api/rescore/"): Api(signed_in, sides=SITE),
@@ -647,6 +655,12 @@ PAGE_ROWS: dict[str, Page] = {
     "web:player": Page({"GET": page_club(READ)}, lambda o: {"pk": o.player}),
     "web:job": Page({"GET": page_job}, lambda o: {"pk": o.rescore_job}),
     "web:job-resume": Page({"POST": page_job}, lambda o: {"pk": o.rescore_job}),
+    # Imports of a file: the page lists the current club's; its recorders upload (no file: 400).
+    "web:imports": Page(
+        {"GET": page_signed_in, "POST": page_current_club(RECORD)}, data={}, sides=SITE
+    ),
+    "web:import": Page({"GET": page_import_job}, lambda o: {"pk": o.import_job}),
+    "web:import-confirm": Page({"POST": page_import_job}, lambda o: {"pk": o.import_job}),
     # Editions: anyone signed in reads them and proposes a new version; staff verify one.
     "web:decks": Page({"GET": page_signed_in}, sides=SITE),
     "web:deck-new": Page({"GET": page_signed_in}, sides=SITE),

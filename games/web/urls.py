@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
 from games.plugins import plugins
-from games.web import account, clubs, exports, shares, views
+from games.web import account, clubs, exports, imports, shares, views
 
 app_name = "web"
 
@@ -60,6 +60,9 @@ urlpatterns = [
     path("jobs/rescore/", views.rescore, name="rescore"),
     path("jobs/rescore/<int:pk>/", views.job_detail, name="job"),
     path("jobs/rescore/<int:pk>/resume/", views.job_resume, name="job-resume"),
+    path("imports/", imports.imports_page, name="imports"),
+    path("imports/<int:pk>/", imports.import_detail, name="import"),
+    path("imports/<int:pk>/confirm/", imports.import_confirm, name="import-confirm"),
 ]
 
 # Pages of a game's own (Pot de Vin's decks, Bruges editions), from its plugin's web part.

@@ -1,6 +1,8 @@
 """Batch jobs over the API: a club's admins re-score its games (staff: every club's); its
-recorders import many logs into it. A job is seen by its club's admins and by whoever started
-it while they are in the club; another club's jobs are as if they did not exist."""
+recorders import many logs into it, or a file of plays from another app (BG Stats,
+BoardGameGeek), with a dry run first if they like. A job is seen by its club's admins and by
+whoever started it while they are in the club; another club's jobs are as if they did not
+exist."""
 
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import access
+from games import access, imports
+from games.api import imports as file_api
 from games.api.serializers import (
     CLUB_QUERY,
     MAX_IMPORT_DOCUMENTS,
@@ -24,6 +27,8 @@ from games.api.serializers import (
     log_documents,
 )
 from games.errors import Forbidden
+from games.formats.detect import read_play_file
+from games.formats.plays import FormatError
 from games.models import Edition
 from games.plugins import game_types
 from potdevin_site.api_common import errors, id_parameter
@@ -102,7 +107,9 @@ class RescoreRequestSerializer(serializers.Serializer):
 
 
 class JobFailureSerializer(serializers.Serializer):
-    key = serializers.IntegerField(help_text="Game id (re-score) or document index (import).")
+    key = serializers.IntegerField(
+        help_text="Game id (re-score), document index (import), or play number (a file's import)."
+    )
     game = serializers.IntegerField(allow_null=True)
     code = serializers.CharField(help_text="The engine's error code.")
     message = serializers.CharField()
@@ -110,6 +117,9 @@ class JobFailureSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True, required=False)
     turn = serializers.IntegerField(
         required=False, help_text="Games logged turn by turn (Complots): the turn."
+    )
+    play = serializers.CharField(
+        required=False, help_text="A file's import: the app's id of the play skipped."
     )
 
 
@@ -134,6 +144,11 @@ class JobSerializer(serializers.Serializer):
         child=serializers.IntegerField(), allow_null=True, help_text="Import: the games made."
     )
     error = serializers.CharField(allow_blank=True, help_text="Why a failed job could not run.")
+    report = file_api.ImportSummarySerializer(
+        allow_null=True,
+        help_text="A file's import: what it did so far (a planned one: what it would do), "
+        "every play skipped and why; null for other jobs.",
+    )
     created_at = serializers.DateTimeField()
     progressed_at = serializers.DateTimeField(
         allow_null=True,
@@ -246,4 +261,64 @@ class ImportJobViewSet(mixins.CreateModelMixin, _JobViewSet):
         if not all(isinstance(doc, dict) for doc in documents):
             raise ValidationError({"documents": [_("each document is a JSON object")]})
         job = jobs.import_start(club=club, created_by=request.user, documents=documents)
+        return _progress(job, status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        operation_id="imports_file",
+        parameters=[CLUB_QUERY, file_api.DRY_RUN_QUERY],
+        request=file_api.FILE_REQUEST,
+        responses={
+            200: file_api.ImportPlanSerializer,
+            202: JobSerializer,
+            **errors(400, 401, 403, 413, 415, 429, 503),
+        },
+    )
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="file",
+        parser_classes=[file_api.UploadParser, file_api.RawFileParser],
+    )
+    def file(self, request: Request) -> Response:
+        """Import a file of plays, its format found from its content: BG Stats' export
+        (`BGStatsExport.json`, zipped or not) or one play it shared (`.bgsplay`),
+        BoardGameGeek's XML plays document, or our own game logs. Send it as the body, or as
+        the field `file` of a multipart form. Plays are matched to the club's games (ours by
+        BoardGameGeek id, others as named games), players and locations (by the app's ids,
+        then by name); a play imported before is left as it is, or updated if it was edited
+        in the app. With `dry_run`, the answer is what would be created, matched, updated or
+        skipped (200), and nothing is written; otherwise the import runs as a job (202) whose
+        `report` lists every play skipped and why. A file refused is 400 (413 past a size
+        limit) with the reader's code, nothing stored."""
+        club = access.club_for_new(request.user, request.query_params.get("club"))
+        data, filename = file_api.uploaded_file(request)
+        try:
+            read = read_play_file(data, filename=filename)
+        except FormatError as exc:
+            raise file_api.refused(exc) from None
+        if isinstance(read, list):  # our own game logs
+            if len(read) > MAX_JOB_DOCUMENTS:
+                raise ValidationError(
+                    {
+                        "documents": [
+                            _("send 1 to %(most)s log documents") % {"most": MAX_JOB_DOCUMENTS}
+                        ]
+                    }
+                )
+            if file_api.dry_run(request):
+                summary = imports.logs_plan(club=club, owner=request.user, documents=read)
+                details = {"plays": [], "players": [], "board_games": [], "locations": []}
+                return Response({**summary, "details": details})
+            job = jobs.import_start(club=club, created_by=request.user, documents=read)
+            return _progress(job, status.HTTP_202_ACCEPTED)
+        if file_api.dry_run(request):
+            plan = imports.plays_plan(club=club, play_file=read)
+            return Response({**plan.summary(), "details": imports.plan_details(plan)})
+        job = jobs.import_plays_start(
+            club=club,
+            created_by=request.user,
+            play_file=read,
+            format=read.kind or read.app,
+            filename=filename or "",
+        )
         return _progress(job, status.HTTP_202_ACCEPTED)

@@ -75,6 +75,8 @@ def plays_report(job: Job, failures: list[dict[str, Any]]) -> dict[str, Any]:
     the job started; every play skipped (by the reader, or refused at the import) and why; the
     problems the plan met."""
     plan = job.params.get("plan") or {}
+    if job.status == Job.Status.PLANNED:
+        return {**plan, "format": job.params.get("format", "")}
     outcomes = dict(
         JobItem.objects.filter(job=job)
         .values_list("outcome")
@@ -93,9 +95,8 @@ def plays_report(job: Job, failures: list[dict[str, Any]]) -> dict[str, Any]:
         "matched": plan.get("matched", {}),
         "updated": outcomes.get("updated", 0),
         "unchanged": outcomes.get("unchanged", 0),
-        "skipped": plan.get("skipped", [])
-        if job.status == Job.Status.PLANNED
-        else [*before, *refused],
+        "game_types": plan.get("game_types", {}),
+        "skipped": [*before, *refused],
         "problems": plan.get("problems", []),
     }
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from games import services
 from games.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer, Problem
-from games.models import Club
+from games.models import Club, Edition
 from tests.accounts import first_club, make_user
 
 COUP = ForeignGame(ref="g-coup", name="Coup", bgg_id=131357, win="manual")
@@ -77,3 +78,13 @@ def club(db: None) -> Club:
 @pytest.fixture
 def recorder(club: Club) -> Any:
     return make_user("rita", club=club, role="recorder")
+
+
+@pytest.fixture
+def standard_deck(db: None) -> Edition:
+    """Pot de Vin's `standard` deck, stored again as ``migrate`` would (a transactional test's
+    flush removes it)."""
+    services.editions_ensure_builtin()
+    deck = services.edition_default("pot-de-vin")
+    assert deck is not None
+    return deck

@@ -80,9 +80,7 @@ def test_named_games_are_found_by_the_apps_id_then_bgg_id_then_name(club: Club) 
     assert summary["game_types"] == {"other": 4}
 
 
-def test_players_are_found_by_the_apps_id_then_by_name_else_new(
-    club: Club, recorder: Any
-) -> None:
+def test_players_are_found_by_the_apps_id_then_by_name_else_new(club: Club, recorder: Any) -> None:
     lovelace = Player.objects.create(club=club, name="Ada Lovelace")
     bea = Player.objects.create(club=club, name="bea")
     SourceRef.objects.create(
@@ -167,9 +165,7 @@ def test_a_seat_with_no_person_is_left_out_and_said(club: Club, recorder: Any) -
         seat("Anonymous", None, winner=True, ref=None, anonymous=True),  # the winner marked
     ],
 )
-def test_a_play_an_anonymous_seat_finished_ahead_in_is_skipped(
-    club: Club, anonymous: Any
-) -> None:
+def test_a_play_an_anonymous_seat_finished_ahead_in_is_skipped(club: Club, anonymous: Any) -> None:
     lost = play(
         "1",
         AZUL,
@@ -204,7 +200,12 @@ def test_a_complots_play_ranking_everyone_apart_is_its_elimination_order(
 
 def test_our_games_become_result_or_sheet_games_never_logs(club: Club, recorder: Any) -> None:
     plays = [
-        play("b", ForeignGame(ref=None, name="Bruges", bgg_id=136888), seat("Ada", 60), seat("Bea", 55)),
+        play(
+            "b",
+            ForeignGame(ref=None, name="Bruges", bgg_id=136888),
+            seat("Ada", 60),
+            seat("Bea", 55),
+        ),
         play("p", POT_DE_VIN, seat("Ada", 12), seat("Bea", 20), seat("Cy", 7)),
         play("c", COUP, seat("Ada", rank=2), seat("Bea", rank=1)),
     ]
@@ -230,7 +231,9 @@ def test_winners_marked_by_hand_against_the_scores_keep_the_winners(
     plan = one(club, marked, unmarked)
     assert [p.code for p in plan.plays[0].problems] == ["scores_left_out"]
     assert (plan.plays[1].action, plan.plays[1].code) == ("skip", "winner_disagrees")
-    imports.plays_store(club=club, owner=recorder, play_file=PlayFile(app="bgstats", plays=[marked]))
+    imports.plays_store(
+        club=club, owner=recorder, play_file=PlayFile(app="bgstats", plays=[marked])
+    )
     game = Game.objects.get()
     assert game.result["winners"] == [1]
     assert [(s.score, s.rank) for s in game.seats.order_by("seat")] == [(None, 2), (None, 1)]
@@ -294,12 +297,12 @@ def test_the_readers_problems_and_skips_are_in_the_summary(club: Club) -> None:
             app="bgstats",
             plays=[
                 play(
-                        "1",
-                        AZUL,
-                        seat("Ada", 3, winner=True),
-                        seat("Bea", None, winner=False),  # its score unreadable
-                        problems=(unreadable,),
-                    ),
+                    "1",
+                    AZUL,
+                    seat("Ada", 3, winner=True),
+                    seat("Bea", None, winner=False),  # its score unreadable
+                    problems=(unreadable,),
+                ),
                 play("1", AZUL, seat("Ada", 5)),  # the same play twice
             ],
             skipped=[Skipped("9", "unknown_game", "play 9's game is not in the file")],
