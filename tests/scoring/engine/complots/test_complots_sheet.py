@@ -244,8 +244,7 @@ def test_the_refusals_say_which_seat_and_where() -> None:
     counts = [None, {"claims_made": 1, "blocks_made": 0, "bluffs_caught": 2}, None]
     err = assert_refused(body(3, [0, 1], counts), "inconsistent_counts", 1)
     assert str(err) == (
-        "seat 1 has 2 'bluffs_caught', more than its 1 'claims_made' and 0 'blocks_made' "
-        "together"
+        "seat 1 has 2 'bluffs_caught', more than its 1 'claims_made' and 0 'blocks_made' together"
     )
 
 
