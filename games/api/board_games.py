@@ -210,9 +210,6 @@ class ResultLineSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None, help_text="Marked a winner, or not."
     )
 
-    def line(self) -> dict[str, Any]:
-        return {k: self.validated_data.get(k) for k in ("score", "rank", "winner")}
-
 
 def _teams_field() -> serializers.ListField:
     return serializers.ListField(

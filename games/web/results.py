@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 
@@ -99,6 +99,4 @@ def game_page(
         "duration_words": duration_words(game.duration),
         "first_name": names[first] if first is not None and 0 <= first < len(names) else "",
         "board_game": board_game,
-        "players_words": ngettext("%(count)s player", "%(count)s players", len(names))
-        % {"count": len(names)},
     }
