@@ -143,10 +143,9 @@ FILE_REQUEST = {
     },
     "application/octet-stream": {
         **_BINARY,
-        "description": "The file itself as the body (any type: its format is found from its "
-        "content).",
+        "description": "The file itself as the body, zipped or not (any type is read: the "
+        "format is found from the content).",
     },
-    "application/zip": _BINARY,
     "application/xml": _BINARY,
 }
 
