@@ -27,6 +27,9 @@ MODULES = [
     "scoring/engine/bruges/editions.py",
     "scoring/engine/bruges/play.py",
     "scoring/engine/bruges/engine.py",
+    "scoring/engine/other/rules.py",
+    "scoring/engine/other/scores.py",
+    "scoring/engine/other/engine.py",
 ]
 
 

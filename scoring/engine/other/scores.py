@@ -143,32 +143,41 @@ def _read_line(raw: Any, seat: int) -> tuple[int | None, int | None, bool | None
     return score, rank, winner
 
 
+def _merged(values: list[Any], seats: list[int], field: str) -> Any:
+    """The one value a unit's members give for ``field`` (None when none gives one). Raises
+    ``LogError`` (team_disagrees) at the first member whose value differs (O3)."""
+    value: Any = None
+    for seat in seats:
+        given = values[seat]
+        if given is None:
+            continue
+        if value is not None and given != value:
+            raise _refuse(
+                "team_disagrees",
+                said(
+                    "{seat} and its teammates give different values of {field}: a team shares one",
+                    seat=Seat(seat),
+                    field=Code(field),
+                ),
+                seat,
+            )
+        value = given
+    return value
+
+
 def _units(
     lines: Sequence[tuple[int | None, int | None, bool | None]], groups: list[list[int]]
 ) -> list[Unit]:
     """The units with their members' lines merged: what members give must agree (O3)."""
+    scores: list[Any] = [line[0] for line in lines]
+    ranks: list[Any] = [line[1] for line in lines]
+    marks: list[Any] = [line[2] for line in lines]
     units: list[Unit] = []
     for seats in groups:
         unit = Unit(seats)
-        for field, index in (("score", 0), ("rank", 1), ("winner", 2)):
-            value: Any = None
-            for seat in seats:
-                given = lines[seat][index]
-                if given is None:
-                    continue
-                if value is not None and given != value:
-                    raise _refuse(
-                        "team_disagrees",
-                        said(
-                            "{seat} and its teammates give different values of {field}: a "
-                            "team shares one",
-                            seat=Seat(seat),
-                            field=Code(field),
-                        ),
-                        seat,
-                    )
-                value = given
-            setattr(unit, field, value)
+        unit.score = _merged(scores, seats, "score")
+        unit.rank = _merged(ranks, seats, "rank")
+        unit.winner = _merged(marks, seats, "winner")
         units.append(unit)
     return units
 
