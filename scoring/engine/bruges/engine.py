@@ -252,18 +252,26 @@ def build_result(st: State, final: dict[str, Any] | None) -> dict[str, Any]:
         statues = 0
         for v in ps.statues:
             statues += v
-        points = breakdown(
-            track=ps.points,
-            persons=worth,
-            houses=len(ps.houses),
-            laurels=laurels[s],
-            majorities=majority_points((flipped & 1) + (flipped >> 1 & 1) + (flipped >> 2 & 1)),
-            canals=canal_points(sections),
-            statues=statues,
-            prestige=prestige_points(ed, ps.step),
+        track = ps.points
+        houses = len(ps.houses)
+        laurel = laurels[s]
+        tile_points = majority_points((flipped & 1) + (flipped >> 1 & 1) + (flipped >> 2 & 1))
+        canals = canal_points(sections)
+        prestige = prestige_points(ed, ps.step)
+        breakdowns.append(
+            breakdown(
+                track=track,
+                persons=worth,
+                houses=houses,
+                laurels=laurel,
+                majorities=tile_points,
+                canals=canals,
+                statues=statues,
+                prestige=prestige,
+            )
         )
-        breakdowns.append(points)
-        scores.append(total(points))
+        # ``total`` of that breakdown, summed here from the numbers at hand (a hot path).
+        scores.append(track + worth + houses + laurel + tile_points + canals + statues + prestige)
         florins.append(ps.florins)
     ranks, tiebreaks = ranking(scores, florins)
     players: list[dict[str, Any]] = []
