@@ -961,7 +961,7 @@ def plays_store(
     stores nothing, and its error is raised with the play's number as ``index``. The plays the
     plan skips are skipped. Returns the plan and what was done (play number to action and
     game id): ``plan.summary(outcomes)`` is the import's answer."""
-    with transaction.atomic():
+    with transaction.atomic(), events.results_held():
         plan = plays_plan(club=club, play_file=play_file, format=format)
         outcomes: dict[int, tuple[str, int | None]] = {}
         for play in plan.plays:

@@ -133,7 +133,10 @@ class JobSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=Job.Kind.choices)
     status = serializers.ChoiceField(choices=Job.Status.choices)
-    params = serializers.DictField(help_text="The filter and deck a re-score was started with.")
+    params = serializers.DictField(
+        help_text="The filter and deck a re-score was started with; a file's import: the file "
+        "read (`format`, `filename`)."
+    )
     total = serializers.IntegerField()
     done = serializers.IntegerField(help_text="Games or documents handled so far.")
     failures = JobFailureSerializer(many=True)

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
-from games import adapters, imports
+from games import adapters, events, imports
 from games import services as game_services
 from games.errors import RecordError
 from games.formats.plays import PlayFile
@@ -148,7 +148,6 @@ def _import_plays_batch(job: Job, keys: Sequence[int]) -> int:
     """Import these plays of the job (``games.imports``), each alone: a play the records refuse
     is rolled back to before it and reported with its reason; the others are stored. Locks the
     plays first, like ``import_batch``, so a copy of the batch finds them done."""
-    club, owner = job.club, job.created_by
     with transaction.atomic():
         inputs = list(
             JobInput.objects.select_for_update().filter(job=job, key__in=keys).order_by("key")
@@ -166,27 +165,39 @@ def _import_plays_batch(job: Job, keys: Sequence[int]) -> int:
                 continue
             play_keys.append(entry.key)
         plan = imports.plays_plan(
-            club=club, play_file=PlayFile(app=job.params["app"], plays=plays), keys=play_keys
+            club=job.club, play_file=PlayFile(app=job.params["app"], plays=plays), keys=play_keys
         )
-        for planned in plan.plays:
-            external_id = planned.play.external_id
-            if planned.action == imports.SKIP:
-                error = {"code": planned.code, "message": planned.message}
-                items.append(_play_item(job, planned.key, external_id, imports.SKIP, None, error))
-                continue
-            try:
-                with transaction.atomic():  # a refused play leaves nothing behind
-                    action, game = imports.play_store(planned, club=club, app=plan.app, owner=owner)
-            except (LogError, RecordError) as exc:
-                # Stored with the job, in the worker's language (English): not translated.
-                error = {k: v for k, v in exc.as_dict().items() if k in ("code", "message", "seat")}
-                items.append(_play_item(job, planned.key, external_id, imports.SKIP, None, error))
-                continue
-            items.append(_play_item(job, planned.key, external_id, action, game, None))
+        # Statistics follow the batch's games once, not once per play.
+        with events.results_held():
+            items.extend(_plays_stored(job, plan))
         JobItem.objects.bulk_create(items)
         JobInput.objects.filter(job=job, key__in=[i.key for i in items]).delete()
         services.complete_if_done(job)
     return len(items)
+
+
+def _plays_stored(job: Job, plan: imports.ImportPlan) -> list[JobItem]:
+    """Store each planned play alone: a play refused is rolled back to before it, and its item
+    says why."""
+    items: list[JobItem] = []
+    for planned in plan.plays:
+        external_id = planned.play.external_id
+        if planned.action == imports.SKIP:
+            error = {"code": planned.code, "message": planned.message}
+            items.append(_play_item(job, planned.key, external_id, imports.SKIP, None, error))
+            continue
+        try:
+            with transaction.atomic():  # a refused play leaves nothing behind
+                action, game = imports.play_store(
+                    planned, club=job.club, app=plan.app, owner=job.created_by
+                )
+        except (LogError, RecordError) as exc:
+            # Stored with the job, in the worker's language (English): not translated.
+            error = {k: v for k, v in exc.as_dict().items() if k in ("code", "message", "seat")}
+            items.append(_play_item(job, planned.key, external_id, imports.SKIP, None, error))
+            continue
+        items.append(_play_item(job, planned.key, external_id, action, game, None))
+    return items
 
 
 def _play_item(

@@ -52,7 +52,7 @@ def job_progress(job: Job) -> dict[str, Any]:
         "id": job.pk,
         "kind": job.kind,
         "status": job.status,
-        "params": job.params,
+        "params": _params_shown(job),
         "total": job.total,
         "done": items.count(),
         "failures": failures,
@@ -66,6 +66,15 @@ def job_progress(job: Job) -> dict[str, Any]:
         "progressed_at": job.progressed_at,
         "finished_at": job.finished_at,
     }
+
+
+# What an import of plays keeps in its params for its report and its page, shown through the
+# report instead: a large file's plan is long, and a job is polled.
+_PLAN_KEYS = ("plan", "details", "reader_skipped")
+
+
+def _params_shown(job: Job) -> dict[str, Any]:
+    return {k: v for k, v in (job.params or {}).items() if k not in _PLAN_KEYS}
 
 
 def plays_report(job: Job, failures: list[dict[str, Any]]) -> dict[str, Any]:

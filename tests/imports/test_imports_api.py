@@ -79,6 +79,8 @@ def test_an_import_runs_as_a_job_with_its_report(
     assert response.status_code == 202, response.json()
     job = response.json()
     assert (job["kind"], job["status"], job["total"]) == ("import", "running", 11)
+    # The plan is in the report, not repeated in the params of a job polled for its progress.
+    assert set(job["params"]) == {"input", "app", "format", "filename"}
     assert job["report"]["created"]["games"] == 0  # none done yet
     for job_id, keys in sent:
         jobs.import_batch(job_id=job_id, keys=keys)

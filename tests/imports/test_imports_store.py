@@ -258,3 +258,19 @@ def test_the_apps_ids_are_learnt_so_a_renamed_player_stays_the_same(
     summary = store(club, recorder, [play("2", AZUL, seat("Adeline", 4, ref="u-ada"))])
     assert summary["matched"]["players"] == 1 and summary["created"]["players"] == 0
     assert set(Player.objects.values_list("name", flat=True)) == {"Ada", "Bea"}
+
+
+def test_statistics_follow_an_import_once_not_once_per_play(club: Club, recorder: Any) -> None:
+    from games import events
+
+    calls: list[list[int]] = []
+
+    def spy(*, game_ids: list[int]) -> None:
+        calls.append(sorted(game_ids))
+
+    events.on_results_changed(spy)
+    try:
+        store(club, recorder, EVENING)
+    finally:
+        events._results_listeners.remove(spy)
+    assert calls == [sorted(Game.objects.values_list("id", flat=True))]
