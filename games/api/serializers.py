@@ -797,7 +797,9 @@ def _log_document_schema(game_type: str) -> dict[str, Any]:
 
 def import_request_schema(limit: int) -> dict[str, Any]:
     """The body of an import: one log document, or a list of 1 to ``limit``."""
-    document = {"oneOf": [_log_document_schema(t) for t in game_types()]}
+    # The games played from a log ("other" games have none: their plays are not imported so).
+    logged = [t for t in game_types() if plugin_for(t).engine.info.logged]
+    document = {"oneOf": [_log_document_schema(t) for t in logged]}
     return {
         "oneOf": [
             document,
