@@ -5,6 +5,7 @@ to the field; members and other people's imports are kept apart."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -123,3 +124,26 @@ def test_members_read_and_other_peoples_plans_stay_theirs(club: Club, web: Clien
     admin.force_login(make_user("ad", club=club, role="admin"))
     assert admin.get(f"/imports/{job.pk}/").status_code == 200
     assert Job.objects.get().status == Job.Status.PLANNED
+
+
+def test_our_own_logs_through_the_page(
+    club: Club, web: Client, sent: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    from scoring.engine.complots.simulate import simulate
+
+    logs = json.dumps([simulate(3, seed=7), simulate(5, seed=8)]).encode()
+    upload = io.BytesIO(logs)
+    upload.name = "logs.json"
+    response = web.post("/imports/", {"file": upload})
+    assert response.status_code == 302
+    job = Job.objects.get()
+    plan = web.get(response["Location"])
+    assert 'id="count-created">2<' in plan.content.decode()
+    assert "Game logs" in text(plan)
+    assert not Game.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        web.post(f"/imports/{job.pk}/confirm/")
+    for job_id, keys in sent:
+        jobs.import_batch(job_id=job_id, keys=keys)
+    assert Game.objects.filter(game_type="complots", mode="rounds").count() == 2
+    assert Job.objects.get().status == Job.Status.DONE
