@@ -11,10 +11,13 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import services
 from games.models import Edition, Game, Player
 from scoring import jobs, selectors, tasks
+from scoring.engine.bruges import ENGINE
 from scoring.models import Job, PlayerGame
 from tests.accounts import first_club
 from tests.api.test_api_bruges import (
@@ -345,3 +348,71 @@ def test_a_sheet_game_is_kept_by_the_services_like_any_game(user) -> None:
     )
     assert game.mode == Game.Mode.SCOREPAD and game.status == Game.Status.FINISHED
     assert [(s.score, s.rank) for s in game.seats.order_by("seat")] == [(36, 2), (37, 1)]
+
+
+# --- any sheet at all --------------------------------------------------------------------------
+
+JSON_VALUE = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+KEYS = st.sampled_from(
+    ["track", "persons", "houses", "laurels", "majorities", "canals", "statues", "step",
+     "florins", "points", "score", "cards"]
+)  # fmt: skip
+SMALL = st.integers(min_value=-2, max_value=15)
+LINE = st.dictionaries(
+    KEYS,
+    SMALL | st.lists(st.sampled_from([0, 2, 3, 5, 6, 7, 9, 12, 13]), max_size=4) | JSON_VALUE,
+    max_size=8,
+)
+
+
+# Lines a table could write, most of them possible: the engine's checks are met or missed.
+PLAUSIBLE = st.fixed_dictionaries(
+    {},
+    optional={
+        "track": st.integers(0, 60),
+        "persons": st.lists(st.sampled_from([0, 3, 6, 9, 12]), max_size=5),
+        "houses": st.integers(0, 8),
+        "laurels": st.integers(0, 9),
+        "majorities": st.integers(0, 3),
+        "canals": st.integers(0, 2),
+        "statues": st.lists(st.sampled_from([7, 6, 5]), max_size=2, unique=True),
+        "step": st.integers(0, 12),
+        "florins": st.integers(0, 20),
+    },
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    derandomize=True,
+    database=None,
+)
+@given(
+    sheet=st.lists(PLAUSIBLE, min_size=2, max_size=2)
+    | st.lists(LINE, min_size=1, max_size=5)
+    | JSON_VALUE
+)
+def test_any_sheet_is_scored_or_refused_with_a_code(api, sheet: Any) -> None:
+    """Whatever the sheet holds, the answer is a game (201) or a refusal with a code (400),
+    never a server error; a game stored is scored as its engine scores the stored sheet."""
+    response = scorepad(api, sheet, players=["Ada", "Bea"])
+    assert response.status_code in (201, 400), (sheet, response.content)
+    body = response.json()
+    if response.status_code == 400:
+        assert isinstance(body["code"], str) and body["message"]
+        return
+    game = Game.objects.get(pk=body["id"])
+    scored = ENGINE.score_sheet({"players": ["Ada", "Bea"], "sheet": game.sheet})
+    assert [s["score"] for s in body["seats"]] == [p["score"] for p in scored["players"]]
