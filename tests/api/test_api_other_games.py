@@ -411,3 +411,19 @@ def test_game_types_list_other(api: APIClient) -> None:
     assert rows["other"]["logged"] is False and rows["other"]["result_win"] is None
     assert rows["bruges"]["result_win"] == "highest"
     assert rows["complots"]["result_win"] == "manual"
+
+
+def test_a_club_deleted_takes_its_named_games_and_their_plays(
+    api: APIClient, carcassonne: dict[str, Any]
+) -> None:
+    from games import clubs
+
+    body = {
+        "game_type": "other",
+        "board_game": carcassonne["id"],
+        "players": ["Ada", "Bea"],
+        "sheet": [{"score": 3}, {"score": 5}],
+    }
+    assert play(api, body).status_code == 201
+    clubs.club_delete(club=first_club())
+    assert not BoardGame.objects.exists() and not Game.objects.exists()
