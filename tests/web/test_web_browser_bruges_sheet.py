@@ -67,6 +67,14 @@ def test_a_score_sheet_filled_on_a_phone_scores_the_game(
     page.goto(f"{base}/games/scorepad/bruges/")
     assert page.locator("#bruges-sheet").is_visible()
     reads_on_a_phone(page, f"bruges-sheet-empty-{language}")
+    # A player's statues in one row of six boxes, the persons' five prices in one row.
+    for selector in (".bsheet-statues .actions > *", ".bsheet-prices > *"):
+        tops = page.evaluate(
+            "s => [...document.querySelectorAll('#sheet-0 ' + s)]"
+            ".map(e => Math.round(e.getBoundingClientRect().top))",
+            selector,
+        )
+        assert len(tops) in (5, 6) and len(set(tops)) == 1, (selector, tops)
     for seat, name in enumerate(names):
         page.fill(f"#id_player_{seat}", name)
         for key, value in SHEET[seat].items():
