@@ -1,9 +1,10 @@
 r"""Backup and restore: every record in one JSON Lines archive, written and read as a stream.
 
 ``archive_write`` writes one JSON object per line, in an order a restore can follow (users,
-clubs, their memberships and invitations, players, editions, games with their seats and
-entries, the games' histories (deleted games' included), jobs with their keys, items and
-inputs), reading the games a chunk at a time, so an archive of 100,000 games never holds them
+clubs, their memberships and invitations, players, the clubs' named games, editions, games
+with their seats and entries, the games' histories (deleted games' included), what imports
+learnt (other apps' ids of players, locations, games and plays), jobs with their keys, items
+and inputs), reading the games a chunk at a time, so an archive of 100,000 games never holds them
 all in memory. ``archive_restore`` reads it back into an empty database with every id kept (a job's
 keys name game ids; a player, a game, a job name their club's), then rebuilds the statistics
 and ratings, which are derived from the games and so are not archived.
@@ -15,12 +16,14 @@ The archive, line by line (each line ends with a newline, ``\n``)::
     ...                            player, edition, game, event and job
     {"trailer": "potdevin-archive/1",
      "counts": {"user": 3, "club": 2, "membership": 4, "invitation": 1, "player": 40,
-                "edition": 2, "game": 1200, "event": 9000, "job": 1},
+                "board_game": 5, "edition": 2, "game": 1200, "event": 9000,
+                "source_ref": 45, "play_source": 300, "job": 1},
      "sha256": "<hex>"}
 
 The trailer, on one line and always last, counts the records of each kind (every kind
 appears, 0 included; an archive written before histories were kept counts no event, one
-written before clubs no club, membership or invitation) and holds the SHA-256 digest of every
+written before clubs no club, membership or invitation, one written before imports from other
+apps no board_game, source_ref or play_source) and holds the SHA-256 digest of every
 byte of the archive before the trailer line (the header and every record line, newlines
 included). An archive whose trailer is missing (an export that stopped, a file cut short),
 whose counts differ from the records read or whose digest differs from the bytes read is
@@ -56,6 +59,7 @@ from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Model, Prefetch
 
 from games.models import (
+    BoardGame,
     Club,
     Edition,
     Game,
@@ -64,8 +68,10 @@ from games.models import (
     Invitation,
     Membership,
     Player,
+    PlaySource,
     Round,
     Seat,
+    SourceRef,
     UserSettings,
     name_key,
 )
@@ -75,9 +81,30 @@ from scoring.models import Job, JobInput, JobItem, JobKeys
 
 ARCHIVE_FORMAT = "potdevin-archive/1"
 # The records, in the archive's order.
-KINDS = ("user", "club", "membership", "invitation", "player", "edition", "game", "event", "job")
+KINDS = (
+    "user",
+    "club",
+    "membership",
+    "invitation",
+    "player",
+    "board_game",
+    "edition",
+    "game",
+    "event",
+    "source_ref",
+    "play_source",
+    "job",
+)
 # The kinds an older archive's trailer may not count: it was written before they existed.
-LATER_KINDS = ("club", "membership", "invitation", "event")
+LATER_KINDS = (
+    "club",
+    "membership",
+    "invitation",
+    "event",
+    "board_game",
+    "source_ref",
+    "play_source",
+)
 # The club ``games`` migration 0011 puts everything stored before clubs into.
 FIRST_CLUB = {"name": "Club", "slug": "club"}
 CHUNK = 500  # games read (or rows written) at a time
@@ -123,6 +150,17 @@ def _records() -> Iterator[dict[str, Any]]:
             "created_by": names.get(p.created_by_id) if p.created_by_id else None,
             "created_at": _when(p.created_at),
         }
+    for b in BoardGame.objects.order_by("id"):
+        yield {
+            "kind": "board_game",
+            "id": b.pk,
+            "club": b.club_id,
+            "name": b.name,
+            "bgg_id": b.bgg_id,
+            "win": b.win,
+            "created_by": names.get(b.created_by_id) if b.created_by_id else None,
+            "created_at": _when(b.created_at),
+        }
     for e in Edition.objects.order_by("id"):
         yield {
             "kind": "edition",
@@ -136,7 +174,36 @@ def _records() -> Iterator[dict[str, Any]]:
         }
     yield from _games(names)
     yield from _events(names)
+    yield from _sources()
     yield from _jobs(names)
+
+
+def _sources() -> Iterator[dict[str, Any]]:
+    """What imports learnt: the other apps' ids of players, locations and games, then the
+    imported plays (after the games they name)."""
+    for r in SourceRef.objects.order_by("id").iterator(CHUNK):
+        yield {
+            "kind": "source_ref",
+            "id": r.pk,
+            "club": r.club_id,
+            "app": r.app,
+            "ref_kind": r.kind,
+            "external_id": r.external_id,
+            "player": r.player_id,
+            "board_game": r.board_game_id,
+            "location": r.location,
+        }
+    for p in PlaySource.objects.order_by("id").iterator(CHUNK):
+        yield {
+            "kind": "play_source",
+            "id": p.pk,
+            "club": p.club_id,
+            "app": p.app,
+            "external_id": p.external_id,
+            "game": p.game_id,
+            "fingerprint": p.fingerprint,
+            "imported_at": _when(p.imported_at),
+        }
 
 
 def _clubs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
@@ -197,6 +264,8 @@ def _games(names: dict[int, str]) -> Iterator[dict[str, Any]]:
                 "game_type": g.game_type,
                 "edition": g.edition.key if g.edition else None,
                 "variant": g.variant,
+                "board_game": g.board_game_id,
+                "duration": g.duration,
                 "played_on": _when(g.played_on),
                 "location": g.location,
                 "notes": g.notes,
@@ -491,7 +560,7 @@ class _Batches:
 def _require_empty() -> None:
     """Refuse a database holding records; then delete its clubs, all empty (`migrate` makes
     one), so that the archive's clubs keep their ids."""
-    held = (Game, GameEvent, Player, Job, Membership, Invitation)
+    held = (Game, GameEvent, Player, BoardGame, Job, Membership, Invitation)
     if any(model.objects.exists() for model in held):
         raise ArchiveError(
             "the database already holds games, histories, players, jobs or club members: "
@@ -616,6 +685,8 @@ def _game(
         game_type=record["game_type"],
         edition=editions[(record["game_type"], record["edition"])] if record["edition"] else None,
         variant=record["variant"],
+        board_game_id=record.get("board_game"),  # archives written before named games: none
+        duration=record.get("duration"),
         played_on=datetime.date.fromisoformat(record["played_on"]),
         location=record["location"],
         notes=record["notes"],
@@ -711,9 +782,12 @@ def _reset_sequences() -> None:
         Membership,
         Invitation,
         Player,
+        BoardGame,
         Edition,
         Game,
         Seat,
+        SourceRef,
+        PlaySource,
         Round,
         Job,
         JobKeys,
@@ -808,6 +882,44 @@ def archive_restore(source: Iterable[bytes]) -> dict[str, int]:
                             created_at=_time(record["created_at"]),
                         )
                     )
+                elif kind == "board_game":
+                    batches.add(
+                        BoardGame(
+                            pk=record["id"],
+                            club_id=clubs.of(record),
+                            name=record["name"],
+                            name_key=name_key(record["name"]),
+                            bgg_id=record["bgg_id"],
+                            win=record["win"],
+                            created_by=_by_name(users, record["created_by"]),
+                            created_at=_time(record["created_at"]),
+                        )
+                    )
+                elif kind == "source_ref":
+                    batches.add(
+                        SourceRef(
+                            pk=record["id"],
+                            club_id=clubs.of(record),
+                            app=record["app"],
+                            kind=record["ref_kind"],
+                            external_id=record["external_id"],
+                            player_id=record["player"],
+                            board_game_id=record["board_game"],
+                            location=record["location"],
+                        )
+                    )
+                elif kind == "play_source":
+                    batches.add(
+                        PlaySource(
+                            pk=record["id"],
+                            club_id=clubs.of(record),
+                            app=record["app"],
+                            external_id=record["external_id"],
+                            game_id=record["game"],
+                            fingerprint=record["fingerprint"],
+                            imported_at=_time(record["imported_at"]),
+                        )
+                    )
                 elif kind == "edition":
                     edition = Edition.objects.create(
                         game_type=record["game_type"],
@@ -821,6 +933,7 @@ def archive_restore(source: Iterable[bytes]) -> dict[str, int]:
                     editions[(edition.game_type, edition.key)] = edition
                 elif kind == "game":
                     batches.flush(Player)
+                    batches.flush(BoardGame)
                     _game(batches, clubs, users, editions, record)
                 elif kind == "event":
                     batches.add(

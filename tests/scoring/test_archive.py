@@ -15,8 +15,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games import services
+from games import board_games, services
 from games.models import (
+    BoardGame,
     Club,
     Edition,
     Game,
@@ -25,8 +26,10 @@ from games.models import (
     Invitation,
     Membership,
     Player,
+    PlaySource,
     Round,
     Seat,
+    SourceRef,
     UserSettings,
 )
 from scoring import jobs, stats, tasks
@@ -317,3 +320,87 @@ def test_import_refuses_a_club_with_a_member_or_an_invitation(tmp_path: Path) ->
     Invitation.objects.all().delete()
     call_command("import_all", str(archive))
     assert Game.objects.count() == 3
+
+
+def test_named_games_durations_and_import_sources_survive_a_round_trip(tmp_path: Path) -> None:
+    """A club's named game, a play of it with its duration and a cooperative one, and what an
+    import learnt (another app's ids of a player and of a play) come back as they were."""
+    club = first_club()
+    ada = make_user("ada-archive", club=club)
+    azul = board_games.board_game_create(club=club, name="Azul", bgg_id=230802, by=ada)
+    pandemic = board_games.board_game_create(club=club, name="Pandemic", win="cooperative")
+    players = services.players_resolve(["Ada", "Bea", "Cy"], club=club, created_by=ada)
+    play = board_games.result_game_create(
+        club=club,
+        owner=ada,
+        players=players,
+        game_type="other",
+        board_game=azul,
+        sheet=[{"score": 61}, {"score": 74}, {"score": 61}],
+        first_player=2,
+        duration=45,
+        location="Bar Sport",
+    )
+    board_games.result_game_create(
+        club=club,
+        owner=ada,
+        players=players[:2],
+        game_type="other",
+        board_game=pandemic,
+        sheet=[{}, {}],
+        won=True,
+    )
+    SourceRef.objects.create(
+        club=club, app="bgstats", kind="player", external_id="uuid-bea", player=players[1]
+    )
+    PlaySource.objects.create(
+        club=club, app="bgstats", external_id="uuid-play", game=play, fingerprint="f" * 64
+    )
+    stats.stats_rebuild()
+
+    def snapshot() -> dict[str, Any]:
+        return {
+            "board_games": list(
+                BoardGame.objects.order_by("id").values_list(
+                    "id", "club_id", "name", "bgg_id", "win"
+                )
+            ),
+            "games": list(
+                Game.objects.order_by("id").values_list(
+                    "id",
+                    "game_type",
+                    "mode",
+                    "board_game_id",
+                    "duration",
+                    "first_player",
+                    "sheet",
+                    "result",
+                )
+            ),
+            "refs": list(SourceRef.objects.values_list("app", "kind", "external_id", "player_id")),
+            "plays": list(
+                PlaySource.objects.values_list("app", "external_id", "game_id", "fingerprint")
+            ),
+            "stats": _without_ids(
+                list(PlayerStats.objects.order_by("player_id", "game_type", "bucket").values())
+            ),
+        }
+
+    before = snapshot()
+    # By hand: Bea wins Azul alone; Ada and Cy share second; both stats series are Azul's own.
+    assert [s.rank for s in play.seats.order_by("seat")] == [2, 1, 2]
+    assert before["games"][0][3:5] == (azul.pk, 45)
+    assert {row["game_type"] for row in before["stats"]} == {
+        f"other-{azul.pk}",
+        f"other-{pandemic.pk}",
+    }
+    path = tmp_path / "archive.jsonl"
+    call_command("export_all", str(path))
+    counts = _records(path)[-1]["counts"]
+    assert (counts["board_game"], counts["source_ref"], counts["play_source"]) == (2, 1, 1)
+    _wipe()
+    assert not BoardGame.objects.exists() and not PlaySource.objects.exists()
+    call_command("import_all", str(path))
+    assert snapshot() == before
+    # A new named game does not collide with a restored id.
+    assert board_games.board_game_create(club=first_club(), name="Carcassonne").pk > pandemic.pk

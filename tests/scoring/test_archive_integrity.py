@@ -23,6 +23,7 @@ from django.db.models import ForeignKey, Model
 
 from games import clubs, services
 from games.models import (
+    BoardGame,
     Club,
     Edition,
     Game,
@@ -31,8 +32,10 @@ from games.models import (
     Invitation,
     Membership,
     Player,
+    PlaySource,
     Round,
     Seat,
+    SourceRef,
 )
 from scoring import archive, stats
 from scoring.archive import ArchiveError, archive_restore
@@ -449,9 +452,12 @@ def test_the_commands_write_a_trailer_and_refuse_a_cut_file(
             "membership": Membership.objects.count(),
             "invitation": Invitation.objects.count(),
             "player": Player.objects.count(),
+            "board_game": BoardGame.objects.count(),
             "edition": Edition.objects.count(),
             "game": Game.objects.count(),
             "event": GameEvent.objects.count(),
+            "source_ref": SourceRef.objects.count(),
+            "play_source": PlaySource.objects.count(),
             "job": Job.objects.count(),
         }
         body = data[: data.rindex(b"\n", 0, len(data) - 1) + 1]

@@ -92,6 +92,8 @@ class Command(BaseCommand):
         entries = log[info.entries_key]
         if rng.random() < 0.1 and entries:  # a few games still being played
             log[info.entries_key] = entries[: rng.randrange(len(entries))]
+            for key in info.finish_keys:  # the end-of-game choices of the whole game go too
+                log.pop(key, None)
         log["played_on"] = (today - datetime.timedelta(days=rng.randrange(365))).isoformat()
         log["location"] = rng.choice(["Club night", "Kitchen table", "Café", ""])
         return log
