@@ -30,7 +30,6 @@ from django.utils import timezone
 
 from games.formats import bgstats
 from games.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer
-from games.imports import ENGINE_BGG_IDS
 from games.models import (
     BoardGame,
     Club,
@@ -42,6 +41,7 @@ from games.models import (
     name_key,
 )
 from games.plugins import UnknownGameType, plugin_for
+from scoring.engine import get_engine
 
 BGSTATS: str = PlaySource.App.BGSTATS.value
 # The namespace of every uuid made here (a constant: changing it would give every player, game
@@ -219,7 +219,7 @@ def _foreign_game(row: _GameRow, lookups: _Lookups) -> ForeignGame | None:
 def bgg_id_of(game_type: str) -> int | None:
     """The BoardGameGeek id of one of our games, the one the import knows it by (None when it
     knows none: the app then matches the game by its name, as the import does)."""
-    return next((bgg for bgg, ours in ENGINE_BGG_IDS.items() if ours == game_type), None)
+    return next(iter(get_engine(game_type).info.bgg_ids), None)
 
 
 def _play(row: _GameRow, seats: list[_SeatRow], lookups: _Lookups) -> ForeignPlay | None:

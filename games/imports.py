@@ -4,9 +4,9 @@ left as it is or skipped, and why) and stored.
 
 Matching, the first rule that finds something winning:
 
-- **The game.** One of ours (an engine) by its BoardGameGeek id (``ENGINE_BGG_IDS``), or by its
+- **The game.** One of ours (an engine) by its BoardGameGeek id (``GameInfo.bgg_ids``), or by its
   name where the play gives no BGG id, or where we know no BGG id for the game
-  (``ENGINE_NAMES``); else a named game of the club (an "other game") by the app's id of the
+  (``GameInfo.known_names``); else a named game of the club (an "other game") by the app's id of the
   game learnt at an earlier import (``SourceRef``), then by BGG id, then by name; else a new
   named game.
 - **A player.** By the app's id learnt at an earlier import (``SourceRef``), then by name
@@ -85,38 +85,11 @@ from games.models import (
 )
 from games.names import BadName, player_name
 from games.plugins import game_types
-from scoring.engine import LogError
+from scoring.engine import LogError, get_engine
 from scoring.engine.errors import check_first_player
 
-# Our games by their BoardGameGeek id. Complots is the French edition of Coup: BoardGameGeek
-# lists it as a version of Coup (131357), not as a game of its own, so it has no id of its own.
-ENGINE_BGG_IDS: dict[int, str] = {131357: "complots", 136888: "bruges"}
-# Our games by name (``name_key``), for a play that gives no BoardGameGeek id and for a game
-# whose id we do not know: no public source we could read gives Pot de Vin's, so a play of Pot
-# de Vin is known by its name whatever id the file gives.
-ENGINE_NAMES: dict[str, str] = {
-    "coup": "complots",
-    "complots": "complots",
-    "bruges": "bruges",
-    "pot de vin": "pot-de-vin",
-}
 # The game type of a club's named games (the generic scores engine's).
 OTHER = "other"
-
-
-def _elimination_order(ranks: Sequence[int]) -> dict[str, Any]:
-    """A Complots result sheet from every seat's place: the seats first out first, all but the
-    winner's (K5 ranks the last survivor first, the last eliminated next)."""
-    order = sorted(range(len(ranks)), key=lambda seat: -ranks[seat])
-    return {"eliminated": order[:-1], "counts": None}
-
-
-# Our games whose final sheet (scorepad mode) follows from every player's place alone, by game
-# type: a play of one of these that ranks every player apart becomes that sheet, scored by the
-# game's own engine, rather than a game known by its result.
-SHEETS_FROM_PLACES: dict[str, Callable[[Sequence[int]], dict[str, Any]]] = {
-    "complots": _elimination_order,
-}
 # An import job whose inputs are plays (``play_to_json``), not log documents.
 PLAYS_INPUT = "plays"
 
@@ -210,7 +183,7 @@ class PlayPlan:
         """How its game is kept: the final sheet of one of ours that its places make, or the
         result."""
         assert self.game is not None
-        if self.game.game_type in SHEETS_FROM_PLACES and self.places() is not None:
+        if _sheet_from_places(self.game.game_type) is not None and self.places() is not None:
             return Game.Mode.SCOREPAD
         return Game.Mode.RESULT
 
@@ -276,18 +249,34 @@ class _Known:
         self.installed = set(game_types())
 
 
+def _sheet_from_places(game_type: str) -> Callable[[Sequence[int]], dict[str, Any]] | None:
+    """How one of our games' final sheet follows from every player's place alone
+    (``GameInfo.sheet_from_places``): a play of it ranking every player apart becomes that sheet,
+    scored by the game's own engine, rather than a game known by its result."""
+    return get_engine(game_type).info.sheet_from_places
+
+
+def _place_sheet(game_type: str, places: Sequence[int]) -> dict[str, Any]:
+    make = _sheet_from_places(game_type)
+    assert make is not None  # a play becomes a sheet only where its game has one (Plan.mode)
+    return make(places)
+
+
 def engine_game_type(game: ForeignGame, installed: Iterable[str] | None = None) -> str | None:
-    """Our game (its game type) that a play's game is, or None: by BoardGameGeek id, or by name
-    for a play without one and for a game whose id we do not know."""
-    known = set(game_types() if installed is None else installed)
-    by_id = ENGINE_BGG_IDS.get(game.bgg_id) if game.bgg_id is not None else None
-    if by_id is not None and by_id in known:
-        return by_id
-    by_name = ENGINE_NAMES.get(name_key(game.name))
-    if by_name is None or by_name not in known:
+    """Our game (its game type) that a play's game is, or None: by BoardGameGeek id
+    (``GameInfo.bgg_ids``), or by name (``GameInfo.known_names``) for a play without one and
+    for a game whose id we do not know."""
+    known = [get_engine(t).info for t in (game_types() if installed is None else installed)]
+    if game.bgg_id is not None:
+        by_id = next((i.game_id for i in known if game.bgg_id in i.bgg_ids), None)
+        if by_id is not None:
+            return by_id
+    key = name_key(game.name)
+    by_name = next((i for i in known if key in {name_key(n) for n in i.known_names}), None)
+    if by_name is None:
         return None
-    if game.bgg_id is None or by_name not in ENGINE_BGG_IDS.values():
-        return by_name
+    if game.bgg_id is None or not by_name.bgg_ids:
+        return by_name.game_id
     return None  # a game of that name with another BoardGameGeek id is another game
 
 
@@ -688,7 +677,7 @@ def _built(plan: PlayPlan, club: Club, names: list[str]) -> tuple[Game, dict[str
     places = plan.places()
     if plan.mode() == Game.Mode.SCOREPAD and places is not None:
         game.mode = Game.Mode.SCOREPAD
-        game.sheet = stored_json.clean(SHEETS_FROM_PLACES[game_type](places), path="sheet")
+        game.sheet = stored_json.clean(_place_sheet(game_type, places), path="sheet")
         return game, adapters.score_sheet(game, names, game.sheet, None)
     teams = _teams(plan.seats)
     if teams is not None and info.logged and n not in info.team_counts:
@@ -835,7 +824,7 @@ def _create(
     places = plan.places()
     if plan.mode() == Game.Mode.SCOREPAD and places is not None:
         game = services.scorepad_game_create(
-            sheet=SHEETS_FROM_PLACES[plan.game.game_type](places), **common
+            sheet=_place_sheet(plan.game.game_type, places), **common
         )
         # What the sheet does not hold, kept like any game's.
         game.first_player = _first_player(plan.seats)

@@ -6,7 +6,7 @@ generic code never imports a game's package by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -103,6 +103,14 @@ class GameInfo:
     # (ranks or winners as given) or "cooperative". None: "highest" for a game with scores,
     # else "manual" (see ``result_win_rule``).
     result_win: str | None = None
+    # How other apps know the game, for plays brought in from them: its BoardGameGeek ids (its
+    # editions that BoardGameGeek lists as versions share one), and the names a play may give
+    # instead (case and accents aside).
+    bgg_ids: tuple[int, ...] = ()
+    known_names: tuple[str, ...] = ()
+    # A final sheet that follows from every player's place alone (1 first, all apart), for a
+    # play brought in with places only: Complots' elimination order. None: no such sheet.
+    sheet_from_places: Callable[[Sequence[int]], dict[str, Any]] | None = None
 
     def result_win_rule(self) -> str:
         """How a play of this game known by its final scores only is won (``result_win``)."""

@@ -24,7 +24,7 @@ from scoring.engine.complots.rules import (
     TIEBREAK_SHARED,
     VARIANT_NAMES,
 )
-from scoring.engine.complots.sheet import MAX_COUNT, SHEET_KEY
+from scoring.engine.complots.sheet import MAX_COUNT, SHEET_KEY, sheet_from_places
 from scoring.engine.complots.simulate import simulate
 from scoring.engine.errors import Said, said
 
@@ -213,4 +213,9 @@ INFO: Final = GameInfo(
     },
     unfinished=_unfinished,
     simulate=simulate,
+    # Complots is the French edition of Coup: BoardGameGeek lists it as a version of Coup, not
+    # as a game of its own.
+    bgg_ids=(131357,),
+    known_names=("Complots", "Coup"),
+    sheet_from_places=sheet_from_places,
 )

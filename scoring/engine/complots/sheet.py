@@ -11,7 +11,7 @@ refused (docs/complots-engine.md, "The result sheet").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from scoring.engine.complots.play import check_players, check_variant
@@ -278,6 +278,14 @@ def _check_counts(counts: list[dict[str, int | None]], n: int) -> None:
                 most=most,
             ),
         )
+
+
+def sheet_from_places(places: Sequence[int]) -> dict[str, Any]:
+    """The result sheet of a game whose every seat's place is known (1 the winner, all apart):
+    the seats first out first (K5 ranks the last survivor first, the last eliminated next).
+    The sheet is checked when scored, like any other."""
+    order = sorted(range(len(places)), key=lambda seat: -places[seat])
+    return {"eliminated": order[:-1], "counts": None}
 
 
 def score_sheet(body: Mapping[str, Any]) -> dict[str, Any]:

@@ -85,6 +85,8 @@ def _edition(key: str, data: Any) -> Any:
 INFO: Final = GameInfo(
     game_id=GAME_ID,
     label="Pot de Vin",
+    # No public source we could read gives its BoardGameGeek id: a play of it is known by name.
+    known_names=("Pot de Vin",),
     log_format=LOG_FORMAT,
     entries_key="rounds",
     entry_name="round",
