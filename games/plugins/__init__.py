@@ -29,7 +29,10 @@ class GamePlugin:
 
     @property
     def label(self) -> str:
-        return self.engine.info.label
+        """What the game is called: its name (the engine's label), or the words a plugin gives
+        in ``LABEL`` for a game type that is no name (an "other game")."""
+        words = getattr(import_module(self.package), "LABEL", None)
+        return str(words) if words is not None else self.engine.info.label
 
     def part(self, name: str) -> ModuleType:
         """The plugin's module ``name`` (``api``, ``web``, ``stats``)."""

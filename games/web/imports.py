@@ -96,7 +96,7 @@ def _read(form: ImportForm) -> Any:
     try:
         return read_play_file(upload.read(max_upload_bytes() + 1), filename=upload.name)
     except FormatError as exc:
-        form.add_error("file", f"{exc.message} ({exc.code})")
+        form.add_error("file", exc.message)
         return None
 
 
@@ -125,7 +125,7 @@ def imports_page(request: HttpRequest) -> HttpResponse:
                 try:
                     job = _planned(request, club, read, form.cleaned_data["file"].name)
                 except (LogError, RecordError) as exc:
-                    form.add_error("file", f"{_said(exc)} ({exc.code})")
+                    form.add_error("file", _said(exc))
                 else:
                     return redirect("web:import", pk=job.pk)
             status = 400

@@ -10,8 +10,11 @@ own errors; the player, job, deck and edition pages."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +24,16 @@ from django.urls import URLPattern, reverse
 from django.utils import translation
 
 from games import access, clubs, services
-from games.models import Club, Edition, Game, GameShare, Invitation, Membership, Player
+from games.models import (
+    BoardGame,
+    Club,
+    Edition,
+    Game,
+    GameShare,
+    Invitation,
+    Membership,
+    Player,
+)
 from games.web import urls as web_urls
 from potdevin_site import messages as catalogues
 from scoring.engine.bruges.simulate import PERSON_NAMES
@@ -57,6 +69,7 @@ SAME_EVERYWHERE = [
     "lone",
 ]
 NUMBER_INPUT_VALUE = re.compile(r'<input type="number"[^>]*?\svalue="([^"]*)"')
+IMPORT_FILES = Path(__file__).resolve().parent.parent / "imports" / "files"
 PLAIN_NUMBER = re.compile(r"-?\d*(\.\d+)?")
 # Routes that only take a POST; each is posted below.
 POST_ONLY = {
@@ -182,6 +195,7 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
         *SAME_EVERYWHERE,
         *PERSON_NAMES,
         *Edition.objects.values_list("key", flat=True),
+        *_imported_names(),
     ]
     pages = Pages(client, allowed)
 
@@ -257,6 +271,7 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     pages.get(reverse("web:bruges-edition", args=["standard"]))
 
     _club_pages(pages, staff_user, allowed)
+    _every_play_pages(pages)
 
     pages.post(reverse("web:language"), {"language": "pt-br", "next": "/"})
     pages.post(reverse("web:logout"))
@@ -278,6 +293,74 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
             if not _translated(catalog, context, msgid)
         )
         assert not untranslated, f"{locale}: shown on the pages, not translated: {untranslated}"
+
+
+def _imported_names() -> list[str]:
+    """What the import's file names (games, players, locations; the file itself) and the named
+    games made here: shown as typed."""
+    export = json.loads((IMPORT_FILES / "club-export.json").read_text(encoding="utf-8"))
+    names = [item["name"] for key in ("games", "players", "locations") for item in export[key]]
+    return [*names, "Azul", "Go", "BoardGameGeek", "BGStatsExport.json"]
+
+
+def _every_play_pages(pages: Pages) -> None:
+    """Bruges by its score sheet and Complots by its result (refused, then recorded), another
+    game's play and the club's named games, an import's dry run, confirmation and report, the
+    BG Stats export."""
+
+    def url(name: str, *args: Any) -> str:
+        return reverse(f"web:{name}", args=args)
+
+    bruges = {"game_type": "bruges", "edition": "standard", "player_0": NAMES[0],
+              "player_1": NAMES[1], "s0_track": "12", "s0_houses": "3", "s0_step": "4",
+              "s0_florins": "2", "s1_track": "9", "s1_p6": "1", "s1_houses": "2",
+              "s1_statues": ["7"], "s1_florins": "5"}  # fmt: skip
+    sheet = url("scorepad-new-of", "bruges")
+    pages.get(sheet)
+    pages.post(sheet, {**bruges, "s0_majorities": "9"})  # refused, next to its box
+    bruges_game = pages.post(sheet, bruges)
+    assert bruges_game.status_code == 302
+    pages.get(bruges_game["Location"])
+
+    result = url("scorepad-new-of", "complots")
+    complots = {"game_type": "complots", "variant": "ambassador", "player_0": NAMES[0],
+                "player_1": NAMES[1], "player_2": NAMES[2], "out_1": "2", "out_2": "0",
+                "c1_claims_made": "3"}  # fmt: skip
+    pages.get(result)
+    pages.post(result, {**complots, "out_2": "2"})  # refused: a seat out twice
+    complots_game = pages.post(result, complots)
+    assert complots_game.status_code == 302
+    pages.get(complots_game["Location"])
+
+    pages.get(url("board-games"))
+    pages.post(url("board-games"), {"name": "", "win": "highest"})  # refused
+    pages.post(url("board-games"), {"name": "Azul", "bgg_id": "230802", "win": "highest"})
+    azul = BoardGame.objects.get(name="Azul")
+    pages.get(url("board-game", azul.pk))
+    pages.post(url("board-game", azul.pk), {"name": "Azul", "bgg_id": "-5", "win": "lowest"})
+    # The page posts its new game's way to win, unused when a named game is picked.
+    play = {"game_type": "other", "board_game": str(azul.pk), "new_win": "highest",
+            "player_0": NAMES[0], "player_1": NAMES[1], "score_0": "30", "score_1": "20",
+            "duration": "40"}  # fmt: skip
+    pages.get(url("play-new"))
+    pages.post(url("play-new"), {**play, "rank_0": "2"})  # refused: the rank disagrees
+    other_game = pages.post(url("play-new"), play)
+    assert other_game.status_code == 302, other_game.context["form"].errors
+    pages.get(other_game["Location"])
+    pages.get(url("board-game", azul.pk))
+    pages.post(url("board-games"), {"name": "Go", "win": "manual"})
+    pages.post(url("board-game-delete", BoardGame.objects.get(name="Go").pk))
+
+    pages.get(url("imports"))
+    pages.post(url("imports"), {"file": io.BytesIO(b'{"hello": 1}')})  # no format we read
+    upload = io.BytesIO((IMPORT_FILES / "club-export.json").read_bytes())
+    upload.name = "BGStatsExport.json"
+    assert pages.post(url("imports"), {"file": upload}).status_code == 302
+    job = Job.objects.filter(kind=Job.Kind.IMPORT).latest("id")
+    pages.get(url("import", job.pk))  # the dry run, waiting for a yes
+    pages.post(url("import-confirm", job.pk))
+    pages.get(url("import", job.pk))  # its progress and report
+    pages.get(url("club-export-bgstats", first_club().slug))
 
 
 def _as(user: Any, allowed: list[str]) -> Pages:
