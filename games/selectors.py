@@ -18,6 +18,7 @@ from games.models import (
     GameShare,
     Membership,
     Player,
+    PlaySource,
     Round,
     Seat,
 )
@@ -47,6 +48,11 @@ def game_detail_queryset() -> QuerySet[Game]:
         .defer("edition__data")
         .prefetch_related(_seats(), Prefetch("rounds", queryset=Round.objects.order_by("number")))
     )
+
+
+def game_source(game: Game) -> PlaySource | None:
+    """Where an imported game came from (the other app and its id of the play), or None."""
+    return PlaySource.objects.filter(game_id=game.pk).first()
 
 
 def game_for_write() -> QuerySet[Game]:

@@ -17,7 +17,7 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from games import exports
+from games import exports, selectors
 from games.models import (
     MAX_ENTRIES,
     MAX_LOCATION_LENGTH,
@@ -29,6 +29,7 @@ from games.models import (
     GameShare,
     Membership,
     Player,
+    PlaySource,
     Seat,
 )
 from games.names import MAX_NAME_LENGTH, BadName, player_name
@@ -577,6 +578,19 @@ class GameListSerializer(serializers.ModelSerializer):
         }
 
 
+class GameSourceSerializer(serializers.ModelSerializer[PlaySource]):
+    app = serializers.ChoiceField(
+        choices=PlaySource.App.choices, help_text="`bgstats` (BG Stats) or `bgg` (BoardGameGeek)."
+    )
+    external_id = serializers.CharField(
+        help_text="The app's id of the play: BG Stats' uuid, BoardGameGeek's play id."
+    )
+
+    class Meta:
+        model = PlaySource
+        fields = ["app", "external_id", "imported_at"]
+
+
 class GameDetailBaseSerializer(GameListSerializer):
     """A game with what every game has; a game's plugin subclasses it with its own fields
     (declared, for the schema, and filled in by ``game_fields``)."""
@@ -591,9 +605,17 @@ class GameDetailBaseSerializer(GameListSerializer):
         "for a game in progress, and for a play that came from BG Stats.",
     )
 
+    source = GameSourceSerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="Where an imported play came from: the other app and its id of the play "
+        "(importing the same file again finds it there). Null for a game recorded here.",
+    )
+
     class Meta(GameListSerializer.Meta):
         fields = [
             *GameListSerializer.Meta.fields,
+            "source",
             "notes",
             "first_player",
             "teams",
@@ -610,7 +632,9 @@ class GameDetailBaseSerializer(GameListSerializer):
 
     def to_representation(self, game: Game) -> dict[str, Any]:
         body = super().to_representation(game)
+        source = selectors.game_source(game)
         body.update(
+            source=None if source is None else GameSourceSerializer(source).data,
             notes=game.notes,
             first_player=game.first_player,
             teams=game.teams,

@@ -303,6 +303,7 @@ def render_game(
         "shared": shared,
         # A finished game's result, for a player to put into BG Stats (and on to BGG) in a tap.
         "bgstats_url": exports.bgstats_url(game=game),
+        "source": selectors.game_source(game),
         "shares": (
             [
                 {

@@ -93,6 +93,11 @@ def test_an_import_runs_as_a_job_with_its_report(
     assert done["failures"][0]["play"].endswith("0010")
     assert sorted(done["games"]) == sorted(Game.objects.values_list("id", flat=True))
     assert PlaySource.objects.count() == 10
+    # Each game says where it came from; a game recorded here says nothing.
+    source = PlaySource.objects.order_by("id").first()
+    shown = api.get(f"/api/games/{source.game_id}/").json()["source"]
+    assert (shown["app"], shown["external_id"]) == ("bgstats", source.external_id)
+    assert len(source.external_id) == 36  # the app's uuid, as the file wrote it
 
 
 def test_bgg_xml_and_our_own_logs_as_the_body(

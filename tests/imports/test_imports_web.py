@@ -68,7 +68,8 @@ def test_upload_see_the_plan_confirm_and_read_the_report(
     shown = text(plan)
     assert "Nothing is stored yet" in shown
     assert 'id="count-created">10<' in plan.content.decode()
-    assert "incomplete" in shown and "deleted" in shown
+    assert 'data-code="incomplete"' in plan.content.decode()
+    assert 'data-code="deleted"' in plan.content.decode()
     assert "Import these plays" in shown
     assert not Game.objects.exists() and not Player.objects.exists()
 
@@ -81,6 +82,9 @@ def test_upload_see_the_plan_confirm_and_read_the_report(
     assert 'id="count-created">10<' in report.content.decode()
     assert "Nothing is stored yet" not in text(report)
     assert PlaySource.objects.count() == 10
+    # Every game it made is marked as brought in from the app.
+    for game_id in PlaySource.objects.values_list("game_id", flat=True):
+        assert "imported from BG Stats" in text(web.get(f"/games/{game_id}/"))
     # Confirming again starts nothing more.
     again = web.post(f"/imports/{job.pk}/confirm/", follow=True)
     assert "already started" in text(again)
@@ -91,7 +95,7 @@ def test_a_refused_file_is_said_next_to_the_field(club: Club, web: Client) -> No
     before = every_table()
     response = web.post("/imports/", {"file": io.BytesIO(b'{"hello": 1}')})
     assert response.status_code == 400
-    assert "unknown_format" in text(response)
+    assert "is not a file this import reads" in text(response)
     assert every_table() == before
 
 
