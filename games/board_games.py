@@ -40,7 +40,7 @@ from games.services import (
     _seats_for,
     history_event,
 )
-from scoring.engine import LogError
+from scoring.engine import GameInfo, LogError
 from scoring.engine.errors import check_first_player
 
 # The largest BoardGameGeek id a column stores (a positive 32-bit integer on every database).
@@ -217,6 +217,22 @@ def board_game_delete(*, board_game: BoardGame) -> None:
         locked.delete()
 
 
+def check_player_count(info: GameInfo, count: int) -> None:
+    """Raises ``RecordError`` (bad_player_count) for a play of ``info``'s game with ``count``
+    players, which the game is not for."""
+    if count not in info.player_counts:
+        raise RecordError(
+            "bad_player_count",
+            _("%(game)s is for %(fewest)s to %(most)s players, not %(count)s")
+            % {
+                "game": info.label,
+                "fewest": min(info.player_counts),
+                "most": max(info.player_counts),
+                "count": count,
+            },
+        )
+
+
 def _clean_duration(duration: Any) -> int | None:
     if duration is None:
         return None
@@ -289,17 +305,7 @@ def result_game_create(
         raise RecordError(
             "bad_win", _("this game is won by %(rule)s, not %(win)s") % {"rule": rule, "win": win}
         )
-    if len(players) not in info.player_counts:
-        raise RecordError(
-            "bad_player_count",
-            _("%(game)s is for %(fewest)s to %(most)s players, not %(count)s")
-            % {
-                "game": info.label,
-                "fewest": min(info.player_counts),
-                "most": max(info.player_counts),
-                "count": len(players),
-            },
-        )
+    check_player_count(info, len(players))
     _check_distinct(players)
     _check_club(club, players)
     if teams is not None and info.logged and len(players) not in info.team_counts:

@@ -661,17 +661,7 @@ def _built(plan: PlayPlan, club: Club, names: list[str]) -> tuple[Game, dict[str
         duration=board_games._clean_duration(plan.play.duration),
         finished_at=timezone.now(),
     )
-    if n not in info.player_counts:
-        raise RecordError(
-            "bad_player_count",
-            _("%(game)s is for %(fewest)s to %(most)s players, not %(count)s")
-            % {
-                "game": info.label,
-                "fewest": min(info.player_counts),
-                "most": max(info.player_counts),
-                "count": n,
-            },
-        )
+    board_games.check_player_count(info, n)
     if first is not None:
         check_first_player(first, n)
     places = plan.places()

@@ -133,7 +133,28 @@ class Invitation(models.Model):
         return reverse("web:invitation", args=[self.token])
 
 
-class Player(models.Model):
+class KeyedByName(models.Model):
+    """A record told apart from its club's others by ``name_key`` (its name folded), kept in
+    step with its name on every save."""
+
+    name: str
+    name_key: str
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
+
+
+class Player(KeyedByName):
     """A person who plays, in one club's roster; may be linked to the member account that is
     that person."""
 
@@ -166,18 +187,8 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["club", "user"], name="player_account_per_club"),
         ]
 
-    def __str__(self) -> str:
-        return self.name
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        self.name_key = name_key(self.name)
-        update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "name" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "name_key"}
-        super().save(*args, **kwargs)
-
-
-class BoardGame(models.Model):
+class BoardGame(KeyedByName):
     """A game the club plays that has no engine here (an "other game"): named by the club,
     with an optional BoardGameGeek id and how its winner is found. Its plays are recorded by
     their scores (``Game.Mode.RESULT``), with no rules check beyond consistency."""
@@ -207,16 +218,6 @@ class BoardGame(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "name_key"], name="board_game_name_per_club"),
         ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        self.name_key = name_key(self.name)
-        update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "name" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "name_key"}
-        super().save(*args, **kwargs)
 
 
 class Edition(models.Model):
