@@ -7,11 +7,11 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run serve migrate test lint format messages bench loadtest browser clean
+.PHONY: help venv run serve migrate test lint format messages bench bench-scale loadtest browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-11s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,6 +99,12 @@ browser: ## Install Debian's Chromium for the browser tests, if missing
 
 bench: venv ## Run the benchmarks (python -m bench)
 	$(BIN)/python -m bench
+
+# Not part of `make bench`: a million games through the import and re-score jobs with two
+# worker processes, on the local PostgreSQL and Redis; half an hour or more.
+# POTDEVIN_BENCH_SCALE_GAMES=20000 for a try in a few minutes.
+bench-scale: venv ## Import and re-score a million games with real workers (long; not in bench)
+	$(BIN)/python -m bench scale
 
 # On servers of its own (a PostgreSQL cluster, a Redis, gunicorn and a worker), this machine
 # only: a minute of load, then a minute with a web worker killed, the database restarted and the

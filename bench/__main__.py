@@ -1,7 +1,8 @@
 """Run the benchmark modules: ``python -m bench [NAME ...]``.
 
 Every module in this package that defines ``main()`` runs, ``engine`` first,
-then the rest by name; give names to run only those.
+then the rest by name; give names to run only those. The modules in ``OPT_IN`` run only
+when named: ``scale`` (``make bench-scale``) loads a million games, for half an hour or more.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 import bench
 
 FIRST = ("engine",)
+OPT_IN = ("scale",)
 
 
 def discover() -> list[str]:
@@ -31,7 +33,7 @@ def run(selected: Sequence[str]) -> int:
         print(f"unknown bench module(s): {', '.join(unknown)}", file=sys.stderr)
         print(f"available: {', '.join(available) or 'none'}", file=sys.stderr)
         return 2
-    names = list(selected) or available
+    names = list(selected) or [name for name in available if name not in OPT_IN]
     if len(names) > 1:
         # One process per module: each sets Django up on a database of its own.
         status = 0
