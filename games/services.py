@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import adapters, events, stored_json
+from games import adapters, bulk, events, stored_json
 from games.errors import Forbidden, GameConflict, RecordError
 from games.i18n import engine_message
 from games.models import (
@@ -787,7 +787,8 @@ def import_store(
     """Store games of ``club`` checked by ``import_plan``. The caller holds the
     transaction."""
     players = _players_by_name(club, [n for _, names, _ in planned for n in names], owner)
-    games = Game.objects.bulk_create([g for g, _, _ in planned])
+    games = [g for g, _, _ in planned]
+    bulk.bulk_insert(games)
     seats: list[Seat] = []
     rounds: list[Round] = []
     at = 0
@@ -799,11 +800,11 @@ def import_store(
         adapters.store_result(game, game_seats, game.result or {}, final=final)
         seats.extend(game_seats)
         rounds.extend(
-            Round(game=game, number=i, data=entry) for i, entry in enumerate(logged, start=1)
+            Round(game_id=game.pk, number=i, data=entry) for i, entry in enumerate(logged, start=1)
         )
-    Seat.objects.bulk_create(seats)
-    Round.objects.bulk_create(rounds)
-    GameEvent.objects.bulk_create(history_event(g, GameEvent.Action.CREATED, owner) for g in games)
+    bulk.bulk_insert(seats)
+    bulk.bulk_insert(rounds)
+    bulk.bulk_insert([history_event(g, GameEvent.Action.CREATED, owner) for g in games])
     events.results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
     return games
 

@@ -284,19 +284,23 @@ class _Compiler:
                 break
         if keep_others and others is None and all(f is None for f in defined.values()):
             return None
+        nested = [(key, each) for key, each in defined.items() if each is not None]
 
         def run(value: Any) -> Any:
             if type(value) is not dict:
                 return value
-            out = {}
-            for key, child in value.items():
-                if key in defined:
-                    each = defined[key]
-                elif keep_others:
-                    each = others
-                else:
-                    continue
-                out[key] = child if each is None else each(child)
+            # Copied whole or filtered by the dict's own code, then the few keys with a
+            # schema of their own pruned in place: most objects of a log lose nothing.
+            if keep_others or value.keys() <= defined.keys():
+                out = dict(value)
+            else:
+                out = {key: child for key, child in value.items() if key in defined}
+            for key, each in nested:
+                if key in out:
+                    out[key] = each(out[key])
+            if others is not None:
+                for key in out.keys() - defined.keys():
+                    out[key] = others(out[key])
             return out
 
         return run
