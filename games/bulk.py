@@ -18,7 +18,7 @@ from operator import attrgetter
 from typing import Any
 
 import orjson
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, router
 from django.db.backends.utils import CursorWrapper
 from django.db.models import DateField, DateTimeField, Field, Model
 from django.db.models.fields import AutoFieldMixin
@@ -116,15 +116,17 @@ def _with_json(row: Sequence[Any], documents: Sequence[int]) -> list[Any]:
 
 def bulk_insert(objs: Sequence[Model]) -> None:
     """Store new objects of one model as ``Model.objects.bulk_create(objs)`` does, and set
-    each one's primary key (on every database). Raises ``TypeError`` for objects of several
-    models, and what ``bulk_create`` raises for an object it refuses (``ValueError`` for an
-    unsaved related object) or the database refuses."""
+    each one's primary key, on every database (with COPY on PostgreSQL's default one).
+    Raises ``TypeError`` for objects of several models, and what ``bulk_create`` raises for
+    an object it refuses (``ValueError`` for an unsaved related object) or the database
+    refuses (as Django's errors: ``IntegrityError``, ``DataError``)."""
     if not objs:
         return
     model = type(objs[0])
     if any(type(obj) is not model for obj in objs):
         raise TypeError("bulk_insert stores objects of one model at a time")
-    writer = _writer(model) if connection.vendor == "postgresql" else None
+    fast = connection.vendor == "postgresql" and router.db_for_write(model) == DEFAULT_DB_ALIAS
+    writer = _writer(model) if fast else None
     if writer is None:
         model._default_manager.bulk_create(objs)
         return
@@ -211,7 +213,12 @@ class _Writer:
                 for i, (value,) in zip(new, cursor.fetchall(), strict=True):
                     setattr(objs[i], pk, value)
                     rows[i][0] = value
-            _copy(cursor, self.model, [f.column for f in self.fields], rows)
+            try:
+                _copy(cursor, self.model, [f.column for f in self.fields], rows)
+            except Exception:
+                for i in new:  # not stored: as unsaved as bulk_create leaves them
+                    setattr(objs[i], pk, None)
+                raise
         alias = connection.alias
         for obj in objs:
             obj._state.adding = False

@@ -257,11 +257,13 @@ def test_text_postgresql_takes_no_part_of_is_refused_as_bulk_create_does(owner: 
         assert inserted == created
 
 
-def test_a_constraint_broken_is_django_s_integrity_error(owner: Any) -> None:
+def test_a_constraint_broken_is_django_s_integrity_error_and_stores_nothing(owner: Any) -> None:
     game = Game.objects.create(club=first_club(), owner=owner, player_count=3)
     twice = [Round(game=game, number=1, data={}), Round(game=game, number=1, data={})]
     with pytest.raises(IntegrityError), transaction.atomic():
         bulk.bulk_insert(twice)
+    # Nothing was stored: the objects are as unsaved as before.
+    assert [r.pk for r in twice] == [None, None]
 
 
 def test_insert_rows_writes_plain_rows(owner: Any) -> None:
