@@ -139,9 +139,12 @@ class JobSerializer(serializers.Serializer):
     )
     total = serializers.IntegerField()
     done = serializers.IntegerField(help_text="Games or documents handled so far.")
-    failures = JobFailureSerializer(many=True)
+    failed = serializers.IntegerField(help_text="How many of those failed.")
+    failures = JobFailureSerializer(
+        many=True, help_text="The failures, by key: the first 1,000 (`failed` counts them all)."
+    )
     winners_changed = WinnersChangedSerializer(
-        many=True, help_text="Re-score: the games whose winners changed."
+        many=True, help_text="Re-score: the games whose winners changed, by id: the first 1,000."
     )
     games = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, help_text="Import: the games made."

@@ -2,95 +2,133 @@
 
 from __future__ import annotations
 
+import datetime
+import json
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from django.db import transaction
-from django.db.models.fields.json import KeyTransform
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games import adapters, events, imports
 from games import services as game_services
 from games.errors import RecordError
 from games.formats.plays import PlayFile
-from games.models import Edition, Game, Seat
+from games.models import Edition, Game
 from scoring.engine import LogError
 from scoring.jobs import services
-from scoring.jobs.writes import store_results, store_seat_scores
+from scoring.jobs.writes import (
+    GameWrite,
+    SeatWrite,
+    result_bytes,
+    store_items,
+    store_results,
+    store_seat_scores,
+)
 from scoring.models import Job, JobInput, JobItem
 
 
 def rescore_batch(*, job_id: int, game_ids: Sequence[int]) -> int:
     """Re-score these games of the job; returns how many were newly done.
 
-    Locks the games (``select_for_update``, in id order) while it reads their rounds and
-    stores results, so a round appended meanwhile is never overwritten by a stale result. The
-    items done are read once the locks are held: a copy of this batch running at the same time
-    (delivered again, or resumed) waits, then finds its games done."""
+    Locks the games (in id order) while it reads their entries and stores results, so an entry
+    appended meanwhile is never overwritten by a stale result. The items done are read once
+    the locks are held: a copy of this batch running at the same time (delivered again, or
+    resumed) waits, then finds its games done. Games are read as plain rows
+    (``adapters.game_records``); only a game whose result (or edition) changed is written, and
+    the items go in with one COPY on PostgreSQL."""
     job = Job.objects.get(pk=job_id)
     new_key = job.params.get("new_edition") or job.params.get("new_deck")
     new_edition = (
-        Edition.objects.get(game_type=job.params["game_type"], key=new_key) if new_key else None
+        Edition.objects.defer("data").get(game_type=job.params["game_type"], key=new_key)
+        if new_key
+        else None
     )
     with transaction.atomic():
-        locked = list(
-            Game.objects.select_for_update(of=("self",))
-            .filter(pk__in=game_ids)
-            .select_related("edition")
-            .defer("result", "edition__data")  # large JSON the batch does not read
-            .annotate(winners_before=KeyTransform("winners", "result"))
-            .order_by("id")
-        )
+        records = adapters.game_records(game_ids, lock=True)
         done = set(JobItem.objects.filter(job=job, key__in=game_ids).values_list("key", flat=True))
-        todo = [k for k in game_ids if k not in done]
-        games = [g for g in locked if g.pk not in done]
-        stored = adapters.stored_games([g.pk for g in games])
-        items = []
-        changed: list[Game] = []
-        seats_changed: list[Seat] = []
-        for game in games:
-            item, seats = _rescore_one(job, game, stored[game.pk], new_edition)
+        found = {r.id for r in records}
+        now = timezone.now()
+        items: list[JobItem] = []
+        results: list[GameWrite] = []
+        seats: list[SeatWrite] = []
+        for record in records:
+            if record.id in done:
+                continue
+            item = _rescore_one(job, record, new_edition, now, results, seats)
             items.append(item)
-            if item.ok:
-                changed.append(game)
-                seats_changed.extend(seats)
         # Games deleted since the job started count as done: there is nothing left to score.
-        found = {g.pk for g in games}
         items.extend(
-            JobItem(job=job, key=k, ok=False, error=_gone(k)) for k in todo if k not in found
+            JobItem(job=job, key=k, ok=False, error=_gone(k))
+            for k in dict.fromkeys(game_ids)
+            if k not in found and k not in done
         )
-        store_results(changed)
-        store_seat_scores(seats_changed)
-        JobItem.objects.bulk_create(items)
-        services.complete_if_done(job)
+        store_results(results)
+        store_seat_scores(seats)
+        store_items(items)
+        services.complete_if_done(job, items)
     return len(items)
 
 
 def _rescore_one(
-    job: Job, game: Game, stored: adapters.StoredGame, new_edition: Edition | None
-) -> tuple[JobItem, list[Seat]]:
+    job: Job,
+    record: adapters.GameRecord,
+    new_edition: Edition | None,
+    now: datetime.datetime,
+    results: list[GameWrite],
+    seats: list[SeatWrite],
+) -> JobItem:
+    """Score one game again; what must be written is added to ``results`` and ``seats``."""
+    before = record.result.get("winners") if isinstance(record.result, dict) else None
+    edition_changed = new_edition is not None and new_edition.pk != record.edition_id
     if new_edition is not None:
-        game.edition = new_edition
-    names = [name for _, _, name in stored.seats]
+        record.edition, record.edition_id = new_edition, new_edition.pk
+    names = [seat[2] for seat in record.seats]
     try:
         # By the game's mode: a result-mode play is scored by its final scores, whatever its
         # edition (a new one is still recorded on it, like on every game of the job).
-        result = adapters.rescore(game, names, stored.rounds)
+        result = adapters.rescore(record, names, record.rounds)  # type: ignore[arg-type]
     except LogError as exc:
         # A job's failures are stored in the worker's language (English), not translated.
-        return JobItem(job=job, key=game.pk, game=game, ok=False, error=exc.as_dict()), []
-    seats = [Seat(pk=pk, seat=seat) for pk, seat, _ in stored.seats]
-    adapters.store_result(game, seats, result, final=game.status == Game.Status.FINISHED)
-    game.updated_at = timezone.now()
-    item = JobItem(
+        return JobItem(job=job, key=record.id, game_id=record.id, ok=False, error=exc.as_dict())
+    final = record.status == Game.Status.FINISHED
+    seat_values = [
+        (pk, *_seat_result(result, seat, final), (score, rank))
+        for pk, seat, _, score, rank in record.seats
+    ]
+    if (
+        result_bytes(result) == result_bytes(record.result)
+        and result["engine_version"] == record.engine_version
+        and all(stored == (score, rank) for _, score, rank, stored in seat_values)
+    ):
+        outcome = JobItem.UNCHANGED
+    else:
+        # A stale record (as after an engine correction) is rewritten whole: its result, its
+        # engine version and its seats' scores and ranks.
+        outcome = JobItem.CHANGED if before == result["winners"] else JobItem.WINNERS_CHANGED
+        seats.extend(SeatWrite(pk, score, rank) for pk, score, rank, _ in seat_values)
+    if outcome != JobItem.UNCHANGED or edition_changed:
+        results.append(
+            GameWrite(record.id, result, result["engine_version"], record.edition_id, now)
+        )
+    return JobItem(
         job=job,
-        key=game.pk,
-        game=game,
+        key=record.id,
+        game_id=record.id,
         ok=True,
-        winners_before=game.winners_before,  # type: ignore[attr-defined]
+        outcome=outcome,
+        winners_before=before,
         winners_after=result["winners"],
     )
-    return item, seats
+
+
+def _seat_result(result: dict[str, Any], seat: int, final: bool) -> tuple[Any, Any]:
+    """What a seat stores of a result: its score and rank once the game is finished."""
+    entry = result["players"][seat]
+    return (entry["score"], entry["rank"]) if final else (None, None)
 
 
 def _gone(game_id: int) -> dict[str, Any]:
@@ -109,24 +147,24 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
     owner, club = job.created_by, job.club
     editions = game_services.EditionCache()
     with transaction.atomic():
-        inputs = list(
-            JobInput.objects.select_for_update().filter(job=job, key__in=keys).order_by("key")
-        )
+        inputs = _locked_inputs(job, keys)
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
         planned = []
         planned_keys = []
         items = []
-        for entry in (e for e in inputs if e.key not in done):
+        for key, document in inputs:
+            if key in done:
+                continue
             try:
                 plan = game_services.import_plan(
-                    club=club, owner=owner, document=entry.document, editions=editions
+                    club=club, owner=owner, document=document, editions=editions
                 )
             except (LogError, RecordError) as exc:
                 # Stored with the job, in the worker's language (English): not translated.
-                items.append(JobItem(job=job, key=entry.key, ok=False, error=exc.as_dict()))
+                items.append(JobItem(job=job, key=key, ok=False, error=exc.as_dict()))
                 continue
             planned.append(plan)
-            planned_keys.append(entry.key)
+            planned_keys.append(key)
         games = game_services.import_store(club=club, owner=owner, planned=planned)
         items.extend(
             JobItem(
@@ -138,9 +176,9 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
             )
             for key, game in zip(planned_keys, games, strict=True)
         )
-        JobItem.objects.bulk_create(items)
+        store_items(items)
         JobInput.objects.filter(job=job, key__in=[i.key for i in items]).delete()
-        services.complete_if_done(job)
+        services.complete_if_done(job, items)
     return len(items)
 
 
@@ -149,31 +187,51 @@ def _import_plays_batch(job: Job, keys: Sequence[int]) -> int:
     is rolled back to before it and reported with its reason; the others are stored. Locks the
     plays first, like ``import_batch``, so a copy of the batch finds them done."""
     with transaction.atomic():
-        inputs = list(
-            JobInput.objects.select_for_update().filter(job=job, key__in=keys).order_by("key")
-        )
+        inputs = _locked_inputs(job, keys)
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
         items: list[JobItem] = []
         plays, play_keys = [], []
-        for entry in (e for e in inputs if e.key not in done):
+        for key, document in inputs:
+            if key in done:
+                continue
             try:
-                plays.append(imports.play_from_json(entry.document))
+                plays.append(imports.play_from_json(document))
             except (KeyError, TypeError, ValueError) as exc:
                 # Stored with the job, in the worker's language (English): not translated.
                 error = {"code": "malformed", "message": f"the stored play is unreadable: {exc}"}
-                items.append(_play_item(job, entry.key, "", imports.SKIP, None, error))
+                items.append(_play_item(job, key, "", imports.SKIP, None, error))
                 continue
-            play_keys.append(entry.key)
+            play_keys.append(key)
         plan = imports.plays_plan(
             club=job.club, play_file=PlayFile(app=job.params["app"], plays=plays), keys=play_keys
         )
         # Statistics follow the batch's games once, not once per play.
         with events.results_held():
             items.extend(_plays_stored(job, plan))
-        JobItem.objects.bulk_create(items)
+        store_items(items)
         JobInput.objects.filter(job=job, key__in=[i.key for i in items]).delete()
-        services.complete_if_done(job)
+        services.complete_if_done(job, items)
     return len(items)
+
+
+def _locked_inputs(job: Job, keys: Sequence[int]) -> list[tuple[int, Any]]:
+    """The job's documents of these keys still waiting, by key, locked until the batch ends
+    (a copy of the batch waits for them), decoded by orjson rather than the ORM."""
+    found = (
+        JobInput.objects.select_for_update()
+        .filter(job=job, key__in=keys)
+        .order_by("key")
+        .annotate(text=Cast("document", TextField()))
+        .values_list("key", "text")
+    )
+    return [(key, _decoded(text)) for key, text in found]
+
+
+def _decoded(text: str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # what orjson refuses and json reads (a lone surrogate)
+        return json.loads(text)
 
 
 def _plays_stored(job: Job, plan: imports.ImportPlan) -> list[JobItem]:
@@ -230,7 +288,6 @@ def batch_failed(*, job_id: int, keys: Sequence[int], error: BaseException) -> N
     body = {"code": "internal_error", "message": f"{type(error).__name__}: {error}"[:500]}
     with transaction.atomic():
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
-        JobItem.objects.bulk_create(
-            JobItem(job=job, key=k, ok=False, error=body) for k in keys if k not in done
-        )
-        services.complete_if_done(job)
+        items = [JobItem(job=job, key=k, ok=False, error=body) for k in keys if k not in done]
+        store_items(items)
+        services.complete_if_done(job, items)

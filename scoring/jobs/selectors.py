@@ -33,20 +33,27 @@ def rescore_games(
     return games
 
 
+# The most failures and changed winners a poll lists: a job over a million games is polled
+# every second or so, and its counts come from the job's own counters.
+LISTED = 1000
+
+
 def job_progress(job: Job) -> dict[str, Any]:
     """Progress, failures, (re-score) the games whose winners changed, and (an import of another
-    app's plays) the import's report."""
+    app's plays) the import's report. Reads the job's counters and at most ``LISTED`` items of
+    each list (by index): a poll costs the same at any size."""
     items = JobItem.objects.filter(job=job)
     failures = [
         {"key": key, "game": game, **(error or {})}
-        for key, game, error in items.filter(ok=False).values_list("key", "game_id", "error")
+        for key, game, error in items.filter(ok=False)
+        .order_by("key")
+        .values_list("key", "game_id", "error")[:LISTED]
     ]
     changed = [
         {"game": game, "winners_before": before, "winners_after": after}
-        for game, before, after in items.filter(ok=True, game__isnull=False)
-        .exclude(winners_before=None)
-        .values_list("game_id", "winners_before", "winners_after")
-        if before != after
+        for game, before, after in items.filter(outcome=JobItem.WINNERS_CHANGED, game__isnull=False)
+        .order_by("key")
+        .values_list("game_id", "winners_before", "winners_after")[:LISTED]
     ]
     return {
         "id": job.pk,
@@ -54,7 +61,8 @@ def job_progress(job: Job) -> dict[str, Any]:
         "status": job.status,
         "params": _params_shown(job),
         "total": job.total,
-        "done": items.count(),
+        "done": job.done,
+        "failed": job.failed,
         "failures": failures,
         "winners_changed": changed,
         "games": list(items.filter(ok=True).values_list("game_id", flat=True))

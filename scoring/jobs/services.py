@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,6 +21,9 @@ from games.formats.plays import PlayFile
 from games.models import Club, Edition
 from scoring.jobs.selectors import rescore_games
 from scoring.models import Job, JobInput, JobItem, JobKeys
+from scoring.stats.db import insert
+
+INPUT_FIELDS = ("job", "key", "document")  # a job's documents, written by COPY (PostgreSQL)
 
 
 def batch_size() -> int:
@@ -149,9 +152,7 @@ def import_start(
             params={"plan": plan} if plan is not None else {},
             status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
         )
-        JobInput.objects.bulk_create(
-            JobInput(job=job, key=i, document=doc) for i, doc in enumerate(cleaned)
-        )
+        insert(JobInput, INPUT_FIELDS, ((job.pk, i, doc) for i, doc in enumerate(cleaned)))
         if confirmed:
             _enqueue(job, list(range(len(documents))))
     return job
@@ -202,9 +203,10 @@ def import_plays_start(
             params=params,
             status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
         )
-        JobInput.objects.bulk_create(
-            JobInput(job=job, key=i, document=imports.play_to_json(play))
-            for i, play in enumerate(checked.plays)
+        insert(
+            JobInput,
+            INPUT_FIELDS,
+            ((job.pk, i, imports.play_to_json(play)) for i, play in enumerate(checked.plays)),
         )
         if confirmed:
             _start_batches(job)
@@ -270,15 +272,20 @@ def job_resume(job_id: int) -> int:
     return len(remaining)
 
 
-def complete_if_done(job: Job) -> None:
-    """Note the batch's progress, and mark the job done when every key has its item.
+def complete_if_done(job: Job, items: Sequence[JobItem] = ()) -> None:
+    """Add the batch's new ``items`` to the job's counters, and mark the job done when every
+    key has its item.
 
-    Batches pass here one at a time: the update of ``progressed_at`` locks the job row until
-    the batch commits, so the last one to get the lock counts every other's items. (Unlocked,
-    two last batches finishing together would each count before the other committed, and
-    neither would end the job.) The conditional update makes exactly one batch win."""
-    Job.objects.filter(pk=job.pk).update(progressed_at=timezone.now())
-    if JobItem.objects.filter(job=job).count() < job.total:
+    Batches pass here one at a time: the update of the counters locks the job row until the
+    batch commits, so the last one to get the lock reads every other's items in ``done``.
+    (Unlocked, two last batches finishing together would each count before the other
+    committed, and neither would end the job.) The conditional update makes exactly one batch
+    win. No batch counts the items: a job of a million games is polled and ended alike."""
+    failed = sum(1 for item in items if not item.ok)
+    Job.objects.filter(pk=job.pk).update(
+        progressed_at=timezone.now(), done=F("done") + len(items), failed=F("failed") + failed
+    )
+    if Job.objects.filter(pk=job.pk, done__lt=F("total")).exists():
         return
     if Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
         status=Job.Status.DONE, finished_at=timezone.now()
@@ -316,10 +323,11 @@ AFTER_JOB: list[Callable[[Job, list[int]], None]] = []
 
 def _after_job(job_id: int) -> None:
     """What follows a finished job: the hooks registered in AFTER_JOB (statistics, ratings)
-    get the games whose results it wrote."""
+    get the games whose results it wrote (a re-score: those it found changed)."""
     job = Job.objects.get(pk=job_id)
-    game_ids = list(
-        JobItem.objects.filter(job=job, ok=True).values_list("game_id", flat=True).distinct()
-    )
+    items = JobItem.objects.filter(job=job, ok=True)
+    if job.kind == Job.Kind.RESCORE:
+        items = items.filter(outcome__in=JobItem.RESCORE_WRITTEN)
+    game_ids = list(items.values_list("game_id", flat=True).distinct())
     for hook in AFTER_JOB:
         hook(job, [g for g in game_ids if g is not None])

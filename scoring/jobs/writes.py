@@ -1,21 +1,44 @@
-"""Writing a re-score batch's results: by primary key, through a server-binding cursor on
-PostgreSQL (the bulk of a job's time is these writes)."""
+"""Writing a re-score batch: the games whose results changed, by primary key, and every game's
+item. On PostgreSQL results go through a server-binding cursor and the items through COPY (the
+bulk of a job's database time is these writes)."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import psycopg
 from django.db import connection
 from django.db.models import Model
-from psycopg.types.json import Jsonb
 
 from games.models import Game, Seat
+from scoring.models import JobItem
+from scoring.stats.db import insert
 
 
-def store_results(games: Sequence[Game]) -> None:
+class GameWrite(NamedTuple):
+    id: int
+    result: dict[str, Any]
+    engine_version: str
+    edition_id: int | None
+    updated_at: datetime.datetime
+
+
+class SeatWrite(NamedTuple):
+    id: int
+    score: int | None
+    rank: int | None
+
+
+def result_bytes(result: Any) -> bytes:
+    """A result in one canonical JSON form (keys sorted): equal bytes, equal results, whatever
+    the order the database or the engine gave the keys in."""
+    return orjson.dumps(result, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
+def store_results(games: Sequence[GameWrite]) -> None:
     """UPDATE each re-scored game's result, engine version, edition and time by primary key.
 
     These results (several KB of JSON each) are most of a batch's writes, so on PostgreSQL
@@ -25,8 +48,9 @@ def store_results(games: Sequence[Game]) -> None:
         return
     sql = _update_sql(Game, ["result", "engine_version", "edition", "updated_at"])
     if connection.vendor == "postgresql":
+        sql = sql.replace(" = %s,", " = %s::jsonb,", 1)  # the result, sent as JSON text
         rows = [
-            (Jsonb(g.result, dumps=_json_bytes), g.engine_version, g.edition_id, g.updated_at, g.pk)
+            (_json_text(g.result), g.engine_version, g.edition_id, g.updated_at, g.id)
             for g in games
         ]
         with _server_binding_cursor() as cursor:
@@ -42,14 +66,14 @@ def store_results(games: Sequence[Game]) -> None:
                     g.engine_version,
                     g.edition_id,
                     connection.ops.adapt_datetimefield_value(g.updated_at),
-                    g.pk,
+                    g.id,
                 )
                 for g in games
             ],
         )
 
 
-def store_seat_scores(seats: Sequence[Seat]) -> None:
+def store_seat_scores(seats: Sequence[SeatWrite]) -> None:
     """UPDATE each seat's score and rank: on PostgreSQL one statement over arrays, since every
     statement costs a round trip and a batch has hundreds of seats."""
     if not seats:
@@ -61,12 +85,37 @@ def store_seat_scores(seats: Sequence[Seat]) -> None:
                 f"UPDATE {table} SET score = v.score, rank = v.rank"
                 " FROM unnest(%s::integer[], %s::integer[], %s::bigint[]) AS v(score, rank, id)"
                 f" WHERE {table}.id = v.id",
-                [[s.score for s in seats], [s.rank for s in seats], [s.pk for s in seats]],
+                [[s.score for s in seats], [s.rank for s in seats], [s.id for s in seats]],
             )
         else:
             cursor.executemany(
-                _update_sql(Seat, ["score", "rank"]), [(s.score, s.rank, s.pk) for s in seats]
+                _update_sql(Seat, ["score", "rank"]), [(s.score, s.rank, s.id) for s in seats]
             )
+
+
+ITEM_FIELDS = ("job", "key", "game", "ok", "outcome", "error", "winners_before", "winners_after")
+
+
+def store_items(items: Sequence[JobItem]) -> None:
+    """Insert a batch's items (COPY on PostgreSQL): one per game, a million for a job over
+    every game."""
+    insert(
+        JobItem,
+        ITEM_FIELDS,
+        (
+            (
+                i.job_id,
+                i.key,
+                i.game_id,
+                i.ok,
+                i.outcome,
+                i.error,
+                i.winners_before,
+                i.winners_after,
+            )
+            for i in items
+        ),
+    )
 
 
 def _update_sql(model: type[Model], field_names: Sequence[str]) -> str:
@@ -78,8 +127,8 @@ def _update_sql(model: type[Model], field_names: Sequence[str]) -> str:
     return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
 
 
-def _json_bytes(value: Any) -> bytes:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _server_binding_cursor() -> psycopg.Cursor[Any]:

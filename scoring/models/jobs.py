@@ -34,6 +34,10 @@ class Job(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     params = models.JSONField(default=dict, blank=True)
     total = models.PositiveIntegerField(default=0)
+    # Items written so far, and how many of them failed: each batch adds its own in its
+    # transaction, so a poll reads two numbers instead of counting a million items.
+    done = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -83,6 +87,11 @@ class JobInput(models.Model):
 class JobItem(models.Model):
     """One game re-scored, or one document imported (or refused), by a job."""
 
+    # A re-scored game's outcomes: its result found unchanged (nothing written), rewritten, or
+    # rewritten with other winners.
+    UNCHANGED, CHANGED, WINNERS_CHANGED = "unchanged", "changed", "winners_changed"
+    RESCORE_WRITTEN = (CHANGED, WINNERS_CHANGED)
+
     job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="items")
     key = models.PositiveIntegerField()  # game id (re-score) or document index (import)
     game = models.ForeignKey(
@@ -90,7 +99,8 @@ class JobItem(models.Model):
     )
     ok = models.BooleanField()
     # A play of another app's file: what its import did (``games.imports``: created, updated,
-    # unchanged or skipped); blank for every other item.
+    # unchanged or skipped). A re-scored game: ``unchanged`` (nothing written), ``changed``
+    # (its result rewritten) or ``winners_changed`` (and its winners differ). Blank otherwise.
     outcome = models.CharField(max_length=16, blank=True)
     error = models.JSONField(null=True, blank=True)  # {"code", "message", "round", "seat"}
     winners_before = models.JSONField(null=True, blank=True)
@@ -101,7 +111,10 @@ class JobItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["job", "key"], name="job_item_unique"),
         ]
-        indexes = [models.Index(fields=["job", "ok"])]
+        indexes = [
+            models.Index(fields=["job", "ok"]),
+            models.Index(fields=["job", "outcome"], name="job_item_outcome"),
+        ]
 
     def __str__(self) -> str:
         return f"job {self.job_id} item {self.key} ({'ok' if self.ok else 'failed'})"

@@ -401,7 +401,7 @@ def test_complots_games_beside_pot_de_vin_games_on_a_real_worker(
         stored = Game.objects.get(pk=game_id)
         assert (stored.result, stored.updated_at, stored.edition_id) == (result, updated_at, None)
 
-    # Every Complots game re-scored once, as a fresh replay.
+    # Every Complots game re-scored once, as a fresh replay: found unchanged, so not written.
     started = staff.post("/api/rescore/", {"game_type": "complots"}, format="json")
     job = _wait_done(staff, f"/api/rescore/{started.json()['id']}/")
     assert (job["status"], job["total"], job["done"], job["failures"]) == ("done", 40, 40, [])
@@ -410,7 +410,9 @@ def test_complots_games_beside_pot_de_vin_games_on_a_real_worker(
     for game, log in zip(complots, logs, strict=True):
         stored = Game.objects.get(pk=game.pk)
         assert stored.result == get_engine("complots").replay(log)
-        assert stored.updated_at > before[game.pk][1]
+        assert stored.updated_at == before[game.pk][1]
+    outcomes = set(JobItem.objects.filter(job_id=job["id"]).values_list("outcome", flat=True))
+    assert outcomes == {"unchanged"}
 
     # An import job of Complots logs, one of them impossible.
     docs = [simulate_complots(3 + k % 5, seed=500 + k, complete=k % 2 == 0) for k in range(12)]
