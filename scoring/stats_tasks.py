@@ -1,9 +1,11 @@
 """The Celery task behind ratings: catch up with the changes to finished games.
 
 Queued by ``scoring.stats`` once a change commits; the change itself is written down with it
-(``RatingsPending``, with its game type), so the first task to run takes every change pending
-so far in one recompute per game type, and the tasks queued behind it find nothing left. A
-recompute rewrites the history from a date on, so a redelivery leaves the same ratings.
+(``RatingsPending``, with its game type and club), so the first task to run takes the changes
+pending so far (up to ``PENDING_PER_TASK``, queueing another for the rest, so a change over
+many clubs is shared by the workers) in one recompute per game type, and the tasks queued
+behind it find nothing left. A recompute rewrites the history from a date on, so a redelivery
+leaves the same ratings.
 """
 
 from __future__ import annotations

@@ -199,6 +199,11 @@ class RatingsPending(models.Model):
 
     game_type = models.CharField(max_length=32)
     since = models.DateField(null=True)
+    # The club whose ratings changed (null: every club's). Players of different clubs never
+    # meet, so each club's ratings of a game type are a series of their own.
+    club = models.ForeignKey(
+        "games.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
 
     class Meta:
         verbose_name_plural = "ratings pending"

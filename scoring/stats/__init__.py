@@ -7,8 +7,9 @@ Code that changes a game's finished result announces it inside its own transacti
 delete. That rewrites the game's ``PlayerGame`` rows from ``game.result``, refreshes the
 aggregates of the players whose rows changed (GROUP BY in the database, one ordered pass for
 streaks), and, once the transaction commits, recomputes the ratings of each game type that
-changed from its earliest changed date: in a Celery task that takes every change pending so far
-(``RatingsPending``), or in process when ``settings.POTDEVIN_RATINGS_SYNC`` is on.
+changed, in the clubs where it changed, from its earliest changed date: in Celery tasks that
+take the changes pending (``RatingsPending``), or in process when
+``settings.POTDEVIN_RATINGS_SYNC`` is on.
 
 What a game contributes besides the generic figures comes from the engine registry and the
 game's plugin (``scoring.stats.games``); nothing here names a game.

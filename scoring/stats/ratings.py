@@ -1,8 +1,9 @@
 """Skill ratings: openskill's Plackett-Luce model over the finished games of each game type in
 date order, one independent series per game type (a Pot de Vin rating says nothing of one's
-Complots), and per named game for the games without an engine here (``stats_key``).
-Recomputed from the earliest changed date once a change commits: in a Celery task that takes
-every change pending so far (``RatingsPending``), or in process when
+Complots), and per named game for the games without an engine here (``stats_key``). Players of
+different clubs never meet, so each club's series is apart: a change is followed in its clubs
+only. Recomputed from the earliest changed date once a change commits: in Celery tasks that
+take the changes pending (``RatingsPending``), or in process when
 ``settings.POTDEVIN_RATINGS_SYNC`` is on."""
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
 from games.models import Player
 from scoring.models import PlayerGame, Rating, RatingHistory, RatingsPending
-from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, insert, lock
+from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, clubs_lock, insert
 
 logger = logging.getLogger(__name__)
 
@@ -35,67 +36,108 @@ HISTORY_FIELDS = (
     "ordinal",
 )
 
-_pending = threading.local()  # .since: {game type: earliest date (date.min: all)} to commit
+# .since: {game type: (earliest date (date.min: all), clubs (None: every club))} to commit
+_pending = threading.local()
+
+Clubs = frozenset[int] | None  # the clubs whose ratings to recompute; None: every club's
 
 
-def ratings_schedule(*, game_type: str, since: datetime.date | None) -> None:
-    """Recompute the ratings of ``game_type`` from ``since`` (None: all) once the current
-    transaction commits. Calls in one transaction make one recompute per game type, from its
-    earliest date. Without ``POTDEVIN_RATINGS_SYNC`` the change is written down
-    (``RatingsPending``) with the transaction, and a catch-up task is queued once it commits."""
+def ratings_schedule(
+    *, game_type: str, since: datetime.date | None, clubs: Sequence[int] | None = None
+) -> None:
+    """Recompute the ratings of ``game_type`` from ``since`` (None: all) in ``clubs`` (None:
+    every club) once the current transaction commits. Calls in one transaction make one
+    recompute per game type, from its earliest date, over their clubs. Without
+    ``POTDEVIN_RATINGS_SYNC`` the change is written down (``RatingsPending``, a row per club)
+    with the transaction, and a catch-up task is queued once it commits."""
     if not settings.POTDEVIN_RATINGS_SYNC:
-        RatingsPending.objects.create(game_type=game_type, since=since)
+        RatingsPending.objects.bulk_create(
+            [RatingsPending(game_type=game_type, since=since, club_id=c) for c in clubs]
+            if clubs is not None
+            else [RatingsPending(game_type=game_type, since=since)]
+        )
     wanted = since or datetime.date.min
-    pending: dict[str, datetime.date] | None = getattr(_pending, "since", None)
+    pending: dict[str, tuple[datetime.date, Clubs]] | None = getattr(_pending, "since", None)
     if pending is None:
         pending = _pending.since = {}
-    pending[game_type] = min(pending.get(game_type, wanted), wanted)
+    date, known = pending.get(game_type, (wanted, frozenset()))
+    pending[game_type] = (
+        min(date, wanted),
+        None if known is None or clubs is None else known | frozenset(clubs),
+    )
     transaction.on_commit(_ratings_after_commit)
 
 
 def _ratings_after_commit() -> None:
-    pending: dict[str, datetime.date] | None = getattr(_pending, "since", None)
+    pending: dict[str, tuple[datetime.date, Clubs]] | None = getattr(_pending, "since", None)
     if not pending:
         return  # an earlier callback of the same commit took it
     _pending.since = None
     if settings.POTDEVIN_RATINGS_SYNC:
-        for game_type, since in sorted(pending.items()):
+        for game_type, (since, clubs) in sorted(pending.items()):
             ratings_recompute(
-                game_type=game_type, since=None if since == datetime.date.min else since
+                game_type=game_type,
+                since=None if since == datetime.date.min else since,
+                clubs=clubs,
             )
         return
+    _queue_catch_up()
+
+
+# Pending changes one catch-up takes at once: a change over many clubs (a re-score of every
+# game) is shared by the workers, each taking its part with the locks of its clubs.
+PENDING_PER_TASK = 200
+
+
+def ratings_catch_up() -> int:
+    """Recompute ratings for pending changes, once per game type over their clubs from the
+    earliest of their dates; returns the number of games rated (0: nothing was pending, an
+    earlier catch-up took it). Takes at most ``PENDING_PER_TASK`` of them, skipping those
+    another catch-up holds (PostgreSQL), and queues another catch-up first when more remain,
+    so several workers share a large change. Recomputes of the same club queue on its lock."""
+    with transaction.atomic():
+        taken = take_pending(limit=PENDING_PER_TASK)
+        if taken and RatingsPending.objects.exclude(pk__in=[pk for pk, *_ in taken]).exists():
+            _queue_catch_up()
+        dates: dict[str, list[datetime.date | None]] = defaultdict(list)
+        clubs: dict[str, set[int | None]] = defaultdict(set)
+        for _, game_type, since, club in taken:
+            dates[game_type].append(since)
+            clubs[game_type].add(club)
+        rated = 0
+        for game_type, found in sorted(dates.items()):
+            since = None if None in found else min(d for d in found if d is not None)
+            of = clubs[game_type]
+            rated += ratings_recompute(
+                game_type=game_type,
+                since=since,
+                clubs=None if None in of else frozenset(c for c in of if c is not None),
+            )
+        return rated
+
+
+def _queue_catch_up() -> None:
     from scoring.stats_tasks import ratings_catch_up_task
 
     try:
         ratings_catch_up_task.delay()
-    except Exception:  # the change is written down: the next catch-up takes it
+    except Exception:  # the changes are written down: the next catch-up takes them
         logger.exception("could not queue the ratings catch-up")
 
 
-def ratings_catch_up() -> int:
-    """Recompute ratings once per game type for every change pending so far, from the earliest
-    of its dates; returns the number of games rated (0: nothing was pending, an earlier
-    catch-up took it). One at a time (PostgreSQL: advisory lock; SQLite: one writer), so a
-    catch-up queued behind another finds the changes that one took gone."""
-    with transaction.atomic():
-        lock(RATINGS_LOCK_KEY)
-        dates: dict[str, list[datetime.date | None]] = defaultdict(list)
-        for game_type, since in take_pending():
-            dates[game_type].append(since)
-        rated = 0
-        for game_type, found in sorted(dates.items()):
-            since = None if None in found else min(d for d in found if d is not None)
-            rated += ratings_recompute(game_type=game_type, since=since)
-        return rated
-
-
-def take_pending() -> list[tuple[str, datetime.date | None]]:
-    """Remove the pending changes (inside the caller's transaction); their game types and
-    dates."""
-    rows = list(RatingsPending.objects.values_list("id", "game_type", "since"))
-    for chunk in chunks([pk for pk, _, _ in rows]):
+def take_pending(
+    limit: int | None = None,
+) -> list[tuple[int, str, datetime.date | None, int | None]]:
+    """Remove pending changes (inside the caller's transaction), at most ``limit`` (None:
+    all), in club order, leaving those another transaction holds; each as (id, game type,
+    date, club)."""
+    pending = RatingsPending.objects.order_by("club_id", "id")
+    if limit is not None:
+        pending = pending.select_for_update(skip_locked=True)[:limit]
+    rows = list(pending.values_list("id", "game_type", "since", "club_id"))
+    for chunk in chunks([pk for pk, *_ in rows]):
         RatingsPending.objects.filter(pk__in=chunk).delete()
-    return [(game_type, since) for _, game_type, since in rows]
+    return rows
 
 
 def _rating_model() -> PlackettLuce:
@@ -142,10 +184,10 @@ def _start_ratings(model: PlackettLuce, game_type: str, player_ids: Sequence[int
 
 
 def _games_since(
-    game_type: str, since: datetime.date | None
+    game_type: str, since: datetime.date | None, clubs: Clubs
 ) -> Iterator[tuple[int, datetime.date, list[Any]]]:
     """(game id, date, [(player, team, rank), ...] in seat order), in rating order."""
-    rows = PlayerGame.objects.filter(game_type=game_type, game__isnull=False)
+    rows = _in_clubs(PlayerGame.objects.filter(game_type=game_type, game__isnull=False), clubs)
     if since is not None:
         rows = rows.filter(played_on__gte=since)
     current: tuple[int, datetime.date] | None = None
@@ -165,14 +207,14 @@ def _games_since(
 
 
 def _rate_games(
-    model: PlackettLuce, state: Rated, game_type: str, since: datetime.date | None
+    model: PlackettLuce, state: Rated, game_type: str, since: datetime.date | None, clubs: Clubs
 ) -> Iterator[list[tuple[Any, ...]]]:
     """Rate the games of ``game_type`` from ``since`` in order, updating ``state``; yields each
     game's ``RatingHistory`` rows (HISTORY_FIELDS). A unit is a player, or a team: the engine's
     ranks, ties included, are openskill's. A game of one unit ranks nobody against anybody (a
     cooperative game, where the players win or lose together, rules O5; a solo game): it is
     not rated."""
-    for game_id, played_on, seats in _games_since(game_type, since):
+    for game_id, played_on, seats in _games_since(game_type, since, clubs):
         units: dict[Any, list[int]] = {}
         unit_rank: dict[Any, int] = {}
         for player_id, team, rank in seats:
@@ -213,24 +255,31 @@ def rated_game_types() -> list[str]:
     return sorted(found)
 
 
-def ratings_recompute(*, game_type: str | None = None, since: datetime.date | None = None) -> int:
-    """Recompute the ratings of ``game_type`` (None: of every game type) game by game in
-    (played_on, game id) order from ``since`` (None: from the first game): history before
-    ``since`` is kept and each player starts from their rating after it; then the current
-    ``Rating`` rows follow. Returns the number of games rated.
+def ratings_recompute(
+    *, game_type: str | None = None, since: datetime.date | None = None, clubs: Clubs = None
+) -> int:
+    """Recompute the ratings of ``game_type`` (None: of every game type) in ``clubs`` (None:
+    every club) game by game in (played_on, game id) order from ``since`` (None: from the
+    first game): history before ``since`` is kept and each player starts from their rating
+    after it; then the current ``Rating`` rows follow. Returns the number of games rated.
 
-    Runs in one transaction; on PostgreSQL under an advisory lock, so recomputes queue."""
+    Runs in one transaction; on PostgreSQL under the advisory locks of its clubs, so
+    recomputes of the same club queue and those of others run side by side."""
     with transaction.atomic():
-        lock(RATINGS_LOCK_KEY)
+        clubs_lock(RATINGS_LOCK_KEY, clubs)
         if game_type is None:
-            return sum(_recompute(kind, since) for kind in rated_game_types())
-        return _recompute(game_type, since)
+            return sum(_recompute(kind, since, clubs) for kind in rated_game_types())
+        return _recompute(game_type, since, clubs)
 
 
-def _recompute(game_type: str, since: datetime.date | None) -> int:
+def _in_clubs(rows: QuerySet[Any], clubs: Clubs) -> QuerySet[Any]:
+    return rows if clubs is None else rows.filter(player__club_id__in=sorted(clubs))
+
+
+def _recompute(game_type: str, since: datetime.date | None, clubs: Clubs) -> int:
     model = _rating_model()
-    history = RatingHistory.objects.filter(game_type=game_type)
-    ratings = Rating.objects.filter(game_type=game_type)
+    history = _in_clubs(RatingHistory.objects.filter(game_type=game_type), clubs)
+    ratings = _in_clubs(Rating.objects.filter(game_type=game_type), clubs)
     gone = history.filter(game__isnull=True)
     if since is not None:
         gone = history.filter(Q(played_on__gte=since) | Q(game__isnull=True))
@@ -240,7 +289,7 @@ def _recompute(game_type: str, since: datetime.date | None) -> int:
         history.delete()
     else:
         gone.delete()
-    rows = PlayerGame.objects.filter(game_type=game_type, game__isnull=False)
+    rows = _in_clubs(PlayerGame.objects.filter(game_type=game_type, game__isnull=False), clubs)
     if since is not None:
         rows = rows.filter(played_on__gte=since)
     affected |= set(rows.values_list("player_id", flat=True).distinct())
@@ -248,7 +297,7 @@ def _recompute(game_type: str, since: datetime.date | None) -> int:
 
     rated = 0
     batch: list[tuple[Any, ...]] = []
-    for made in _rate_games(model, state, game_type, since):
+    for made in _rate_games(model, state, game_type, since, clubs):
         rated += 1
         batch.extend(made)
         if len(batch) >= BATCH:  # PlayerGame is read in chunks meanwhile: another table

@@ -4,7 +4,7 @@ and a full rebuild."""
 from __future__ import annotations
 
 import datetime
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from django.db import transaction
@@ -12,7 +12,15 @@ from django.db import transaction
 from games.models import Game, Player
 from scoring.models import HeadToHead, Job, PlayerGame, PlayerStats, Rating, RatingHistory
 from scoring.stats.aggregates import player_stats_refresh
-from scoring.stats.db import RATINGS_LOCK_KEY, STATS_LOCK_KEY, chunks, insert, lock, vacuum
+from scoring.stats.db import (
+    RATINGS_LOCK_KEY,
+    STATS_LOCK_KEY,
+    chunks,
+    clubs_lock,
+    insert,
+    lock,
+    vacuum,
+)
 from scoring.stats.facts import FACT_FIELDS, RATING_FIELDS, Fact, facts_of_games
 from scoring.stats.head_to_head import head_to_head_refresh
 from scoring.stats.ratings import ratings_recompute, ratings_schedule, take_pending
@@ -22,55 +30,92 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
     """Bring statistics up to date with these games: finished, reopened, re-scored, imported,
     re-dated or deleted (a deleted game's rows are found by their null game). Call it inside
     the transaction that changed the games, after the change; ratings follow after commit, for
-    each game type whose rated games changed.
+    each game type (and club) whose rated games changed, from the earliest date changed.
 
     Registered with ``games.events.on_results_changed`` (scoring.apps), so record services
-    reach it through ``games.events.results_changed``. Each affected player is refreshed once
-    per call, so a batch should be one call. Refreshes queue on a lock (PostgreSQL) until the
-    transaction ends: keep it short after the call."""
+    reach it through ``games.events.results_changed``. The games' rows are compared and
+    rewritten a chunk at a time (memory stays flat at any count); each affected player is then
+    refreshed once per call, so a batch should be one call. Refreshes queue on a lock
+    (PostgreSQL) until the transaction ends: keep it short after the call."""
     ids = sorted(set(game_ids))
     with transaction.atomic():
         # The last lock the caller's transaction takes (it holds the games'), so no cycle.
         lock(STATS_LOCK_KEY)
-        # Rows to remove: those of deleted games, and those that differ from the result now.
-        removed: list[tuple[int, Fact]] = [
+        players: set[int] = set()
+        since: dict[str, datetime.date] = {}
+        rating_players: dict[str, set[int]] = defaultdict(set)
+        # Rows of deleted games first, then the games' own, a chunk at a time.
+        orphans = [
             (r[0], r[1:])
             for r in PlayerGame.objects.filter(game__isnull=True).values_list("id", *FACT_FIELDS)
         ]
-        stored: dict[tuple[int, int], tuple[int, Fact]] = {}
-        for chunk in chunks(ids):
-            for r in PlayerGame.objects.filter(game_id__in=chunk).values_list("id", *FACT_FIELDS):
-                stored[(r[2], r[1])] = (r[0], r[1:])  # by (game, player)
-        added: list[Fact] = []
-        for fact in facts_of_games(ids):
-            kept = stored.pop((fact[1], fact[0]), None)
-            if kept is not None and kept[1] == fact:
-                continue
-            if kept is not None:
-                removed.append(kept)
-            added.append(fact)
-        removed.extend(stored.values())  # games no longer finished
-        if not removed and not added:
+        _rewrite(orphans, [], players, since, rating_players)
+        for chunk in chunks(ids, 2000):
+            removed: list[tuple[int, Fact]] = []
+            stored: dict[tuple[int, int], tuple[int, Fact]] = {}
+            for part in chunks(chunk):
+                for r in PlayerGame.objects.filter(game_id__in=part).values_list(
+                    "id", *FACT_FIELDS
+                ):
+                    stored[(r[2], r[1])] = (r[0], r[1:])  # by (game, player)
+            added: list[Fact] = []
+            for fact in facts_of_games(chunk):
+                kept = stored.pop((fact[1], fact[0]), None)
+                if kept is not None and kept[1] == fact:
+                    continue
+                if kept is not None:
+                    removed.append(kept)
+                added.append(fact)
+            removed.extend(stored.values())  # games no longer finished
+            _rewrite(removed, added, players, since, rating_players)
+        if not players:
             return
-        for chunk in chunks([pk for pk, _ in removed]):
-            PlayerGame.objects.filter(pk__in=chunk).delete()
-        insert(PlayerGame, FACT_FIELDS, added)
-
-        changed = [fact for _, fact in removed] + added
-        player = FACT_FIELDS.index("player_id")
-        players = {fact[player] for fact in changed}
         player_stats_refresh(player_ids=players)
         head_to_head_refresh(player_ids=players)
-
-        keys = [FACT_FIELDS.index(f) for f in RATING_FIELDS]
-        before = Counter(tuple(fact[k] for k in keys) for _, fact in removed)
-        after = Counter(tuple(fact[k] for k in keys) for fact in added)
-        kind, played_on = RATING_FIELDS.index("game_type"), RATING_FIELDS.index("played_on")
-        since: dict[str, datetime.date] = {}
-        for key in (before - after) + (after - before):
-            since[key[kind]] = min(since.get(key[kind], key[played_on]), key[played_on])
         for game_type, date in sorted(since.items()):
-            ratings_schedule(game_type=game_type, since=date)
+            ratings_schedule(
+                game_type=game_type, since=date, clubs=_clubs_of(rating_players[game_type])
+            )
+
+
+_PLAYER = FACT_FIELDS.index("player_id")
+_RATED = [FACT_FIELDS.index(f) for f in RATING_FIELDS]
+_KIND, _DATE = RATING_FIELDS.index("game_type"), RATING_FIELDS.index("played_on")
+_RATED_PLAYER = RATING_FIELDS.index("player_id")
+
+
+def _rewrite(
+    removed: list[tuple[int, Fact]],
+    added: list[Fact],
+    players: set[int],
+    since: dict[str, datetime.date],
+    rating_players: dict[str, set[int]],
+) -> None:
+    """Delete ``removed`` rows and insert ``added`` ones; note whose statistics changed and,
+    per game type, the earliest date and the players whose rated games changed."""
+    if not removed and not added:
+        return
+    for chunk in chunks([pk for pk, _ in removed]):
+        PlayerGame.objects.filter(pk__in=chunk).delete()
+    insert(PlayerGame, FACT_FIELDS, added)
+    old = [fact for _, fact in removed]
+    players.update(fact[_PLAYER] for fact in old)
+    players.update(fact[_PLAYER] for fact in added)
+    before = Counter(tuple(fact[k] for k in _RATED) for fact in old)
+    after = Counter(tuple(fact[k] for k in _RATED) for fact in added)
+    for key in (before - after) + (after - before):
+        kind = key[_KIND]
+        since[kind] = min(since.get(kind, key[_DATE]), key[_DATE])
+        rating_players[kind].add(key[_RATED_PLAYER])
+
+
+def _clubs_of(player_ids: set[int]) -> list[int]:
+    """The clubs of these players: ratings are recomputed for those clubs only (players of
+    different clubs never meet, so each club's ratings are a series of its own)."""
+    found: set[int] = set()
+    for chunk in chunks(sorted(player_ids)):
+        found.update(Player.objects.filter(pk__in=chunk).values_list("club_id", flat=True))
+    return sorted(found)
 
 
 def job_games_changed(job: Job, game_ids: list[int]) -> None:
@@ -78,9 +123,8 @@ def job_games_changed(job: Job, game_ids: list[int]) -> None:
     these games. (The batches of an import job call ``game_results_changed`` themselves.)"""
     if job.kind != Job.Kind.RESCORE:
         return
-    with transaction.atomic():  # one commit: one ratings recompute, from the earliest date
-        for chunk in chunks(sorted(game_ids), 5000):
-            game_results_changed(game_ids=chunk)
+    # One call: every player refreshed once, one ratings recompute per game type.
+    game_results_changed(game_ids=game_ids)
 
 
 def stats_rebuild(*, ratings: bool = True) -> int:
@@ -107,7 +151,7 @@ def stats_rebuild(*, ratings: bool = True) -> int:
         head_to_head_refresh(player_ids=players)
     if ratings:
         with transaction.atomic():
-            lock(RATINGS_LOCK_KEY)
+            clubs_lock(RATINGS_LOCK_KEY, None)
             take_pending()  # a recompute from the first game covers them all
             ratings_recompute(since=None)
     vacuum(PlayerGame, PlayerStats, HeadToHead, Rating, RatingHistory)
