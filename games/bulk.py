@@ -98,7 +98,7 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
             for i in dates:
                 values[i] = adapt(values[i])
             for i in documents:
-                values[i] = json.dumps(values[i])
+                values[i] = _json_or_null(values[i], json.dumps)
             batch.append(values)
             if len(batch) >= BATCH:
                 cursor.executemany(sql, batch)
@@ -110,8 +110,13 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
 def _with_json(row: Sequence[Any], documents: Sequence[int]) -> list[Any]:
     values = list(row)
     for i in documents:
-        values[i] = _json(values[i])
+        values[i] = _json_or_null(values[i], _json)
     return values
+
+
+def _json_or_null(value: Any, encode: Callable[[Any], str]) -> str | None:
+    # None is SQL NULL, as Django stores it in a JSON column, not the JSON null.
+    return None if value is None else encode(value)
 
 
 def bulk_insert(objs: Sequence[Model]) -> None:

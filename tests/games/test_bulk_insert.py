@@ -274,3 +274,16 @@ def test_insert_rows_writes_plain_rows(owner: Any) -> None:
     stored = list(Round.objects.filter(game=game).order_by("number").values_list("data", flat=True))
     assert stored[1:] == [[1, "🍷"], "\\N"]
     assert stored[0]["players"] == RESULT["players"]
+
+
+def test_insert_rows_stores_none_as_sql_null_as_django_does(owner: Any) -> None:
+    """A nullable JSON column given None holds SQL NULL (what ``isnull`` finds), not the JSON
+    null: the same as a model saved with None there."""
+    from scoring.models import Job, JobItem
+
+    job = Job.objects.create(kind=Job.Kind.RESCORE, total=2)
+    JobItem.objects.create(job=job, key=1, ok=True, error=None)  # saved by Django
+    bulk.insert_rows(
+        JobItem, ["job", "key", "ok", "outcome", "error"], [(job.pk, 2, True, "", None)]
+    )
+    assert set(job.items.filter(error__isnull=True).values_list("key", flat=True)) == {1, 2}
