@@ -80,6 +80,7 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
     columns: list[Field[Any, Any]] = [meta.get_field(f) for f in fields]  # type: ignore[misc]
     kinds = [c.get_internal_type() for c in columns]
     dates = [i for i, kind in enumerate(kinds) if kind == "DateField"]
+    times = [i for i, kind in enumerate(kinds) if kind == "DateTimeField"]
     documents = [i for i, kind in enumerate(kinds) if kind == "JSONField"]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -92,11 +93,14 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
         marks = ", ".join(["%s"] * len(columns))
         sql = f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES ({marks})"
         adapt = connection.ops.adapt_datefield_value
+        adapt_time = connection.ops.adapt_datetimefield_value
         batch: list[list[Any]] = []
         for row in rows:
             values = list(row)
             for i in dates:
                 values[i] = adapt(values[i])
+            for i in times:  # as Django writes them (SQLite: UTC text without an offset)
+                values[i] = adapt_time(values[i])
             for i in documents:
                 values[i] = _json_or_null(values[i], json.dumps)
             batch.append(values)

@@ -790,7 +790,8 @@ def import_store(
     games = [g for g, _, _ in planned]
     bulk.bulk_insert(games)
     seats: list[Seat] = []
-    rounds: list[Round] = []
+    rounds: list[tuple[int, int, Any, datetime.datetime]] = []
+    now = timezone.now()
     at = 0
     for game, names, logged in planned:
         game_players = players[at : at + len(names)]
@@ -799,11 +800,10 @@ def import_store(
         final = game.status == Game.Status.FINISHED
         adapters.store_result(game, game_seats, game.result or {}, final=final)
         seats.extend(game_seats)
-        rounds.extend(
-            Round(game_id=game.pk, number=i, data=entry) for i, entry in enumerate(logged, start=1)
-        )
+        # Rows, not Round objects: a game has a dozen entries or more.
+        rounds.extend((game.pk, i, entry, now) for i, entry in enumerate(logged, start=1))
     bulk.bulk_insert(seats)
-    bulk.bulk_insert(rounds)
+    bulk.insert_rows(Round, ("game", "number", "data", "created_at"), rounds)
     bulk.bulk_insert([history_event(g, GameEvent.Action.CREATED, owner) for g in games])
     events.results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
     return games
@@ -823,12 +823,19 @@ class EditionCache:
 
 
 def import_plan(
-    *, club: Club, owner: AbstractBaseUser, document: dict[str, Any], editions: EditionCache
+    *,
+    club: Club,
+    owner: AbstractBaseUser,
+    document: dict[str, Any],
+    editions: EditionCache,
+    cleaned: bool = False,
 ) -> PlannedGame:
     """Replay one log document of any game (its engine chosen by ``format``) into an unsaved
     game. Raises ``LogError`` for an impossible document, ``RecordError`` for one the records
-    refuse (``log_document_clean``, player names, location and notes)."""
-    doc = log_document_clean(document)
+    refuse (``log_document_clean``, player names, location and notes). ``cleaned``: the
+    document already passed ``log_document_clean`` (an import job's, when it was started), so
+    it is not walked again; it is then the plan's own to change."""
+    doc = document if cleaned else log_document_clean(document)
     engine = engine_for_log(doc)
     info = engine.info
     names = doc.get("players")

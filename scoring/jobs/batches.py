@@ -156,8 +156,9 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
             if key in done:
                 continue
             try:
+                # Cleaned when the job started (``import_start``): not walked again.
                 plan = game_services.import_plan(
-                    club=club, owner=owner, document=document, editions=editions
+                    club=club, owner=owner, document=document, editions=editions, cleaned=True
                 )
             except (LogError, RecordError) as exc:
                 # Stored with the job, in the worker's language (English): not translated.

@@ -287,3 +287,14 @@ def test_insert_rows_stores_none_as_sql_null_as_django_does(owner: Any) -> None:
         JobItem, ["job", "key", "ok", "outcome", "error"], [(job.pk, 2, True, "", None)]
     )
     assert set(job.items.filter(error__isnull=True).values_list("key", flat=True)) == {1, 2}
+
+
+def test_insert_rows_writes_times_as_django_writes_them(owner: Any) -> None:
+    """A time inserted as a row reads back equal, and compares in the database like one Django
+    wrote (SQLite keeps times as text: an offset in it would sort apart)."""
+    game = Game.objects.create(club=first_club(), owner=owner, player_count=3)
+    Round.objects.create(game=game, number=1, data={})
+    written = Round.objects.get(game=game, number=1).created_at
+    bulk.insert_rows(Round, ["game", "number", "data", "created_at"], [(game.pk, 2, {}, written)])
+    assert Round.objects.get(game=game, number=2).created_at == written
+    assert Round.objects.filter(game=game, created_at=written).count() == 2
