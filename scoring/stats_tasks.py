@@ -1,4 +1,5 @@
-"""The Celery task behind ratings: catch up with the changes to finished games.
+"""The Celery tasks behind statistics: ratings catching up with the changes to finished games,
+and the statistics of a large re-score shared among the workers.
 
 Queued by ``scoring.stats`` once a change commits; the change itself is written down with it
 (``RatingsPending``, with its game type and club), so the first task to run takes the changes
@@ -13,21 +14,33 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from potdevin_site.memory import collector_paused
 from scoring import stats
 
-
-@shared_task(
-    name="scoring.ratings_catch_up",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
+_FOLLOW_UP_OPTIONS = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "max_retries": 5,
     # A recompute from the first game replays every game: allow more than the default limits.
-    soft_time_limit=1800,
-    time_limit=1900,
-)
+    "soft_time_limit": 1800,
+    "time_limit": 1900,
+}
+
+
+@shared_task(name="scoring.ratings_catch_up", **_FOLLOW_UP_OPTIONS)
 def ratings_catch_up_task() -> int:
     """Returns the number of games rated, of every game type (0 when an earlier task took every
     change)."""
     return stats.ratings_catch_up()
+
+
+@shared_task(name="scoring.stats_follow_up", **_FOLLOW_UP_OPTIONS)
+def stats_follow_up_task(game_ids: list[int]) -> int:
+    """Statistics of a part of a large re-score's changed games (``scoring.stats.
+    job_games_changed``), whole clubs of it; the ratings follow as after any change. Running
+    it again leaves the same statistics. Returns the number of games."""
+    with collector_paused():
+        stats.game_results_changed(game_ids=game_ids)
+    return len(game_ids)

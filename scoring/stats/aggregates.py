@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import Count, IntegerField, Max, Min, Q, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
+from django.utils import timezone
 
 from scoring.models import PlayerGame, PlayerStats
 from scoring.models.stats import (
@@ -18,7 +19,7 @@ from scoring.models.stats import (
     BUCKET_TEAM,
     bucket_for_player_count,
 )
-from scoring.stats.db import BATCH, chunks, marks
+from scoring.stats.db import chunks, insert, marks
 from scoring.stats.games import game_stats, is_known
 
 
@@ -124,19 +125,32 @@ def player_stats_refresh(*, player_ids: Iterable[int]) -> None:
                     _merge(buckets.setdefault(key, _empty(counters)), group, counters)
         streaks = _streaks(chunk) if buckets else {}
         PlayerStats.objects.filter(player_id__in=chunk).delete()
-        made = []
-        for (pid, game_type, bucket), values in buckets.items():
-            current, longest = (
-                streaks.get((pid, game_type), (0, 0)) if bucket == BUCKET_ALL else (0, 0)
-            )
-            made.append(
-                PlayerStats(
-                    player_id=pid,
-                    game_type=game_type,
-                    bucket=bucket,
-                    current_streak=current,
-                    longest_streak=longest,
-                    **values,
+        now = timezone.now()
+        # Rows, not objects: a refresh after a large change writes tens of thousands.
+        insert(
+            PlayerStats,
+            STATS_FIELDS,
+            (
+                (
+                    pid,
+                    game_type,
+                    bucket,
+                    *(values[name] for name in _VALUES),
+                    *(streaks.get((pid, game_type), (0, 0)) if bucket == BUCKET_ALL else (0, 0)),
+                    now,
                 )
-            )
-        PlayerStats.objects.bulk_create(made, batch_size=BATCH)
+                for (pid, game_type, bucket), values in buckets.items()
+            ),
+        )
+
+
+_VALUES = tuple(_empty(()))  # the aggregates' names, in the order of ``_empty``
+STATS_FIELDS = (
+    "player",
+    "game_type",
+    "bucket",
+    *_VALUES,
+    "current_streak",
+    "longest_streak",
+    "updated",
+)

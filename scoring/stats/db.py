@@ -13,9 +13,9 @@ from games import bulk
 
 CHUNK = 500  # ids per IN (...) list: well under SQLite's limit on query parameters
 BATCH = 2000  # rows per bulk insert
-# Transaction-scoped PostgreSQL advisory locks (SQLite has one writer at a time anyway): one
-# statistics refresh at a time, so each reads the rows the one before it committed, and one
-# ratings recompute at a time.
+# Transaction-scoped PostgreSQL advisory locks (SQLite has one writer at a time anyway), taken
+# per club (``clubs_lock``): one statistics refresh of a club at a time, so each reads the rows
+# the one before it committed, and one ratings recompute of a club at a time.
 STATS_LOCK_KEY = 0x706F7473  # "pots"
 RATINGS_LOCK_KEY = 0x706F7464  # "potd"
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.models import Q
 
 from scoring.models import HeadToHead, PlayerGame
-from scoring.stats.db import BATCH, chunks, marks
+from scoring.stats.db import chunks, insert, marks
 
 
 def _head_to_head_sql(count: int) -> str:
@@ -42,18 +42,12 @@ def head_to_head_refresh(*, player_ids: Iterable[int]) -> None:
                 pairs[(opponent, player, game_type)] = (games, losses, wins, ties)
     for chunk in chunks(ids):
         HeadToHead.objects.filter(Q(player_id__in=chunk) | Q(opponent_id__in=chunk)).delete()
-    HeadToHead.objects.bulk_create(
+    # Rows, not objects: every pair of a club's players, per game type.
+    insert(
+        HeadToHead,
+        ("player", "opponent", "game_type", "games", "wins", "losses", "ties"),
         (
-            HeadToHead(
-                player_id=p,
-                opponent_id=o,
-                game_type=game_type,
-                games=g,
-                wins=int(w),
-                losses=int(lo),
-                ties=int(t),
-            )
+            (p, o, game_type, g, int(w), int(lo), int(t))
             for (p, o, game_type), (g, w, lo, t) in pairs.items()
         ),
-        batch_size=BATCH,
     )

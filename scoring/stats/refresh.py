@@ -4,8 +4,9 @@ and a full rebuild."""
 from __future__ import annotations
 
 import datetime
+import logging
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 
@@ -18,12 +19,13 @@ from scoring.stats.db import (
     chunks,
     clubs_lock,
     insert,
-    lock,
     vacuum,
 )
 from scoring.stats.facts import FACT_FIELDS, RATING_FIELDS, Fact, facts_of_games
 from scoring.stats.head_to_head import head_to_head_refresh
 from scoring.stats.ratings import ratings_recompute, ratings_schedule, take_pending
+
+logger = logging.getLogger(__name__)
 
 
 def game_results_changed(*, game_ids: Iterable[int]) -> None:
@@ -35,19 +37,24 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
     Registered with ``games.events.on_results_changed`` (scoring.apps), so record services
     reach it through ``games.events.results_changed``. The games' rows are compared and
     rewritten a chunk at a time (memory stays flat at any count); each affected player is then
-    refreshed once per call, so a batch should be one call. Refreshes queue on a lock
-    (PostgreSQL) until the transaction ends: keep it short after the call."""
+    refreshed once per call, so a batch should be one call. Refreshes of the same club queue
+    on its lock (PostgreSQL) until the transaction ends, those of other clubs run side by side
+    (a club's statistics are its players' own): keep it short after the call."""
     ids = sorted(set(game_ids))
     with transaction.atomic():
-        # The last lock the caller's transaction takes (it holds the games'), so no cycle.
-        lock(STATS_LOCK_KEY)
+        # The last locks the caller's transaction takes (it holds the games'), so no cycle.
+        clubs = _clubs_touched(ids)
+        clubs_lock(STATS_LOCK_KEY, clubs)
         players: set[int] = set()
         since: dict[str, datetime.date] = {}
         rating_players: dict[str, set[int]] = defaultdict(set)
-        # Rows of deleted games first, then the games' own, a chunk at a time.
+        # Rows of deleted games first (of the clubs locked: another club's are its own
+        # refresh's), then the games' own, a chunk at a time.
         orphans = [
             (r[0], r[1:])
-            for r in PlayerGame.objects.filter(game__isnull=True).values_list("id", *FACT_FIELDS)
+            for r in PlayerGame.objects.filter(game__isnull=True, player__club_id__in=clubs)
+            .order_by()
+            .values_list("id", *FACT_FIELDS)
         ]
         _rewrite(orphans, [], players, since, rating_players)
         for chunk in chunks(ids, 2000):
@@ -109,6 +116,24 @@ def _rewrite(
         rating_players[kind].add(key[_RATED_PLAYER])
 
 
+def _clubs_touched(game_ids: Sequence[int]) -> list[int]:
+    """The clubs of these games, and of the rows of deleted games waiting to be removed."""
+    found = set(
+        PlayerGame.objects.filter(game__isnull=True)
+        .values_list("player__club_id", flat=True)
+        .distinct()
+        .order_by()
+    )
+    for chunk in chunks(game_ids, 5000):
+        found.update(
+            Game.objects.filter(pk__in=chunk)
+            .values_list("club_id", flat=True)
+            .distinct()
+            .order_by()
+        )
+    return sorted(found)
+
+
 def _clubs_of(player_ids: set[int]) -> list[int]:
     """The clubs of these players: ratings are recomputed for those clubs only (players of
     different clubs never meet, so each club's ratings are a series of its own)."""
@@ -118,13 +143,48 @@ def _clubs_of(player_ids: set[int]) -> list[int]:
     return sorted(found)
 
 
+# A re-score that changed more games than this shares its statistics among the workers:
+# one task per group of whole clubs of about this many games (a club's statistics are its own).
+FOLLOW_UP_PART = 10_000
+
+
 def job_games_changed(job: Job, game_ids: list[int]) -> None:
     """Registered in ``scoring.jobs.AFTER_JOB``: a finished re-score job rewrote the results of
-    these games. (The batches of an import job call ``game_results_changed`` themselves.)"""
+    these games. (The batches of an import job call ``game_results_changed`` themselves.) Up
+    to ``FOLLOW_UP_PART`` games are followed here, in one call: every player refreshed once,
+    one ratings recompute per game type. More are split by club into tasks
+    (``scoring.stats_follow_up``) that the workers share, each part followed here instead if
+    it cannot be queued."""
     if job.kind != Job.Kind.RESCORE:
         return
-    # One call: every player refreshed once, one ratings recompute per game type.
-    game_results_changed(game_ids=game_ids)
+    if len(game_ids) <= FOLLOW_UP_PART:
+        game_results_changed(game_ids=game_ids)
+        return
+    from scoring.stats_tasks import stats_follow_up_task
+
+    for part in club_parts(game_ids, FOLLOW_UP_PART):
+        try:
+            stats_follow_up_task.delay(part)
+        except Exception:  # no broker: the part is followed here, as a small job's would be
+            logger.exception("could not queue a statistics follow-up")
+            game_results_changed(game_ids=part)
+
+
+def club_parts(game_ids: Sequence[int], size: int) -> list[list[int]]:
+    """These games in parts of whole clubs, each of about ``size`` games (a club with more
+    is a part alone), in club order."""
+    by_club: dict[int, list[int]] = defaultdict(list)
+    for chunk in chunks(sorted(game_ids), 5000):
+        for club, pk in (
+            Game.objects.filter(pk__in=chunk).order_by("pk").values_list("club_id", "pk")
+        ):
+            by_club[club].append(pk)
+    parts: list[list[int]] = [[]]
+    for club in sorted(by_club):
+        if parts[-1] and len(parts[-1]) + len(by_club[club]) > size:
+            parts.append([])
+        parts[-1].extend(by_club[club])
+    return [part for part in parts if part]
 
 
 def stats_rebuild(*, ratings: bool = True) -> int:
@@ -132,7 +192,7 @@ def stats_rebuild(*, ratings: bool = True) -> int:
     benchmarks). Returns the number of ``PlayerGame`` rows. Ratings are recomputed at once, in
     process."""
     with transaction.atomic():
-        lock(STATS_LOCK_KEY)
+        clubs_lock(STATS_LOCK_KEY, None)
         PlayerGame.objects.all().delete()
         game_ids = list(
             Game.objects.filter(status=Game.Status.FINISHED)

@@ -24,7 +24,16 @@ from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate
 from scoring.jobs import selectors as job_selectors
-from scoring.models import Job, JobItem, PlayerGame, Rating, RatingHistory, RatingsPending
+from scoring.models import (
+    HeadToHead,
+    Job,
+    JobItem,
+    PlayerGame,
+    PlayerStats,
+    Rating,
+    RatingHistory,
+    RatingsPending,
+)
 from scoring.stats_tasks import ratings_catch_up_task
 from tests.accounts import first_club
 from tests.games.migrations import latest, migrate
@@ -649,3 +658,73 @@ def test_the_counters_migration_counts_the_items_of_older_jobs(back_to_latest: N
     progress = jobs.job_progress(Job.objects.get(pk=rescore.pk))
     assert (progress["done"], progress["failed"]) == (5, 1)
     assert [f["key"] for f in progress["failures"]] == [4]
+
+
+# --- A large re-score's statistics, shared among the workers by club --------------------------
+
+
+def _stats_rows() -> dict[str, Any]:
+    """Every statistics row, by its natural key, without ids or times."""
+    return {
+        "player_games": {
+            (r["game_id"], r["player_id"]): {k: v for k, v in r.items() if k != "id"}
+            for r in PlayerGame.objects.values()
+        },
+        "player_stats": {
+            (r["player_id"], r["game_type"], r["bucket"]): {
+                k: v for k, v in r.items() if k not in ("id", "updated")
+            }
+            for r in PlayerStats.objects.values()
+        },
+        "head_to_head": {
+            (r["player_id"], r["opponent_id"], r["game_type"]): {
+                k: v for k, v in r.items() if k != "id"
+            }
+            for r in HeadToHead.objects.values()
+        },
+    }
+
+
+def test_a_large_rescore_follows_up_in_parts_of_whole_clubs(
+    owner: Any,
+    no_sending: list[Any],
+    django_capture_on_commit_callbacks: Capture,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """More changed games than ``FOLLOW_UP_PART``: the statistics are queued in parts, each of
+    whole clubs, and once the parts have run they are those a full rebuild makes."""
+    capture = django_capture_on_commit_callbacks
+    settings.POTDEVIN_RATINGS_SYNC = True
+    home, other, in_home, in_other = _two_clubs(owner, capture)
+    third = Club.objects.create(name="Third club", slug="third-club")
+    in_third = _import(owner, capture, _pot_de_vin(4, 1200, NAMES), third)
+    stale: dict[int, list[int]] = {}
+    for club, games in ((home, in_home), (other, in_other), (third, in_third)):
+        ranked = [pk for pk, log in sorted(games.items()) if _distinct_ranks(_replayed(log))]
+        stale[club.pk] = ranked[:2]
+        for pk in ranked[:2]:
+            _swap_ranks(pk, 1, 2)
+    with capture(execute=True):
+        stats.game_results_changed(game_ids=[pk for ids in stale.values() for pk in ids])
+
+    from scoring.stats import refresh
+    from scoring.stats_tasks import stats_follow_up_task
+
+    parts: list[list[int]] = []
+    monkeypatch.setattr(refresh, "FOLLOW_UP_PART", 3)
+    monkeypatch.setattr(stats_follow_up_task, "delay", lambda ids: parts.append(ids))
+    job = _rescore(owner, no_sending, capture)
+    assert job.done == len(in_home) + len(in_other) + len(in_third)
+    # Two games a club, at most 3 a part: each part is one club's two games, in club order.
+    assert parts == [sorted(stale[club.pk]) for club in sorted((home, other, third), key=_pk)]
+    for part in parts:
+        with capture(execute=True):
+            assert stats_follow_up_task(part) == 2
+    followed = _stats_rows()
+    stats.stats_rebuild(ratings=False)
+    assert _stats_rows() == followed
+
+
+def _pk(club: Club) -> int:
+    return club.pk
