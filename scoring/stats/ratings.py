@@ -86,7 +86,7 @@ def _ratings_after_commit() -> None:
 
 # Pending changes one catch-up takes at once: a change over many clubs (a re-score of every
 # game) is shared by the workers, each taking its part with the locks of its clubs.
-PENDING_PER_TASK = 200
+PENDING_PER_TASK = 50
 
 
 def ratings_catch_up() -> int:

@@ -145,7 +145,7 @@ def _clubs_of(player_ids: set[int]) -> list[int]:
 
 # A re-score that changed more games than this shares its statistics among the workers:
 # one task per group of whole clubs of about this many games (a club's statistics are its own).
-FOLLOW_UP_PART = 10_000
+FOLLOW_UP_PART = 2_000
 
 
 def job_games_changed(job: Job, game_ids: list[int]) -> None:
