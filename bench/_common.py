@@ -14,6 +14,32 @@ ROOT = Path(__file__).resolve().parents[1]
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 
 
+def start_workers(
+    env: dict[str, str], count: int, *, name: str, log: str, solo: bool = False
+) -> list[Any]:
+    """``count`` Celery worker processes of one process each, named ``{name}{k}@host``, in
+    sessions of their own (stop one with ``os.killpg``), writing to ``var/{log}``. ``solo``:
+    the worker process does the work itself (``--pool solo``), so its memory is the work's."""
+    import subprocess
+    import sys
+
+    out = open(ROOT / "var" / log, "a")  # noqa: SIM115 - the workers keep writing to it
+    pool = "--pool solo " if solo else ""
+    options = f"worker -l warning {pool}--concurrency 1 --without-gossip --without-mingle"
+    command = [sys.executable, "-m", "celery", "-A", "potdevin_site", *options.split()]
+    return [
+        subprocess.Popen(
+            [*command, "--without-heartbeat", "-n", f"{name}{k}@%h"],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        for k in range(count)
+    ]
+
+
 def fresh_postgres(name: str) -> str:
     """An empty PostgreSQL database ``name`` on the local server; its URL."""
     import psycopg

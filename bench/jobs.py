@@ -13,33 +13,13 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 
-from bench._common import ROOT, fresh_postgres, setup_django, store_games
+from bench._common import fresh_postgres, setup_django, start_workers, store_games
 
 REDIS_URL = "redis://127.0.0.1:6379/14"
 GAMES = int(os.environ.get("POTDEVIN_BENCH_GAMES", "10000"))
 TARGET = 0.5
-
-
-def _workers(database_url: str, count: int) -> list[subprocess.Popen[bytes]]:
-    env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": REDIS_URL}
-    log = open(ROOT / "var" / "bench-workers.log", "w")  # noqa: SIM115
-    options = "worker -l warning --concurrency 1 --without-gossip --without-mingle"
-    command = [sys.executable, "-m", "celery", "-A", "potdevin_site", *options.split()]
-    return [
-        subprocess.Popen(
-            [*command, "--without-heartbeat", "-n", f"bench{k}@%h"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        for k in range(count)
-    ]
 
 
 def main() -> int:
@@ -87,7 +67,12 @@ def main() -> int:
     layout = standard_layout()
     layout["A10"], layout["P10"] = layout["P10"], layout["A10"]
     corrected = Edition.objects.create(game_type="pot-de-vin", key="corrected", data=layout)
-    workers = _workers(database_url, 2)
+    workers = start_workers(
+        {"DATABASE_URL": database_url, "CELERY_BROKER_URL": REDIS_URL},
+        2,
+        name="bench",
+        log="bench-workers.log",
+    )
     try:
         time.sleep(3)  # let the workers connect
         start = time.perf_counter()

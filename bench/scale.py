@@ -39,7 +39,6 @@ import random
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import traceback
@@ -48,7 +47,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench._common import ROOT, fresh_postgres, p50_ms, settle, setup_django, timed, token_client
+from bench._common import (
+    ROOT,
+    fresh_postgres,
+    p50_ms,
+    settle,
+    setup_django,
+    start_workers,
+    timed,
+    token_client,
+)
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 DATABASE = "potdevin_bench_scale"
@@ -205,21 +213,10 @@ class Bench:
         returns once each answers a ping."""
         from potdevin_site.celery import app
 
-        env = {**os.environ, **self.env, "DATABASE_URL": self.database_url, "DEBUG": "0"}
-        log = open(ROOT / "var" / "bench-scale-workers.log", "a")  # noqa: SIM115
-        options = "worker -l warning --pool solo --concurrency 1 --without-gossip --without-mingle"
-        command = [sys.executable, "-m", "celery", "-A", "potdevin_site", *options.split()]
-        self.workers = [
-            subprocess.Popen(
-                [*command, "--without-heartbeat", "-n", f"scale{k}@%h"],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-            for k in range(count)
-        ]
+        env = {**self.env, "DATABASE_URL": self.database_url, "DEBUG": "0"}
+        self.workers = start_workers(
+            env, count, name="scale", log="bench-scale-workers.log", solo=True
+        )
         names = {f"scale{k}@{socket.gethostname()}" for k in range(count)}
         deadline = time.monotonic() + 60
         while True:
