@@ -337,6 +337,8 @@ def _jobs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
             "status": job.status,
             "params": job.params,
             "total": job.total,
+            "done": job.done,
+            "failed": job.failed,
             "created_by": names.get(job.created_by_id) if job.created_by_id else None,
             "created_at": _when(job.created_at),
             "finished_at": _when(job.finished_at),
@@ -346,7 +348,9 @@ def _jobs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
             "items": list(
                 JobItem.objects.filter(job=job)
                 .order_by("key")
-                .values("key", "game_id", "ok", "error", "winners_before", "winners_after")
+                .values(
+                    "key", "game_id", "ok", "outcome", "error", "winners_before", "winners_after"
+                )
             ),
             "inputs": list(
                 JobInput.objects.filter(job=job).order_by("key").values("key", "document")
@@ -738,6 +742,18 @@ def _game(
         )
 
 
+def _outcome(job: Job, item: dict[str, Any]) -> str:
+    """An item's outcome; an archive written before items kept one: a re-scored game's from
+    its winners (those jobs rewrote every game they scored), as scoring 0010 gives it."""
+    if "outcome" in item:
+        return str(item["outcome"])
+    if job.kind != Job.Kind.RESCORE or not item["ok"]:
+        return ""
+    before = item["winners_before"]
+    changed = before is not None and before != item["winners_after"]
+    return JobItem.WINNERS_CHANGED if changed else JobItem.CHANGED
+
+
 def _job(clubs: _Clubs, users: dict[str, Any], record: dict[str, Any]) -> None:
     if "club" in record:
         club = None if record["club"] is None else clubs.of(record)
@@ -758,18 +774,23 @@ def _job(clubs: _Clubs, users: dict[str, Any], record: dict[str, Any]) -> None:
     )
     if record["keys"] is not None:
         JobKeys.objects.create(job=job, keys=record["keys"])
-    JobItem.objects.bulk_create(
+    items = JobItem.objects.bulk_create(
         JobItem(
             job=job,
             key=i["key"],
             game_id=i["game_id"],
             ok=i["ok"],
+            outcome=_outcome(job, i),
             error=i["error"],
             winners_before=i["winners_before"],
             winners_after=i["winners_after"],
         )
         for i in record["items"]
     )
+    # An archive written before jobs kept counters: its items, as its batches count them now.
+    job.done = record.get("done", len(items))
+    job.failed = record.get("failed", sum(1 for i in items if not i.ok))
+    job.save(update_fields=["done", "failed"])
     JobInput.objects.bulk_create(
         JobInput(job=job, key=i["key"], document=i["document"]) for i in record["inputs"]
     )
