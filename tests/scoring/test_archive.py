@@ -5,6 +5,7 @@ ratings rebuilt from them; a second archive equals the first."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import timedelta
 from pathlib import Path
@@ -404,3 +405,61 @@ def test_named_games_durations_and_import_sources_survive_a_round_trip(tmp_path:
     assert snapshot() == before
     # A new named game does not collide with a restored id.
     assert board_games.board_game_create(club=first_club(), name="Carcassonne").pk > pandemic.pk
+
+
+def test_jobs_keep_their_counters_and_an_older_archive_counts_its_items(tmp_path: Path) -> None:
+    """A job's counters and its items' outcomes come back as they were; an archive written
+    before jobs kept them gets the counters from the items and a re-score's outcomes from its
+    winners (those jobs rewrote every game they scored), as scoring 0010 gives them."""
+    staff = make_user("staff-archive", is_staff=True)
+    job = Job.objects.create(kind=Job.Kind.RESCORE, total=3, done=3, failed=1, created_by=staff)
+    JobItem.objects.bulk_create(
+        [
+            JobItem(
+                job=job, key=1, ok=True, outcome="unchanged", winners_before=[0], winners_after=[0]
+            ),
+            JobItem(
+                job=job,
+                key=2,
+                ok=True,
+                outcome="winners_changed",
+                winners_before=[0],
+                winners_after=[1],
+            ),
+            JobItem(job=job, key=3, ok=False, error={"code": "game_deleted", "message": "gone"}),
+        ]
+    )
+    path = tmp_path / "archive.jsonl"
+    call_command("export_all", str(path))
+    _wipe()
+    call_command("import_all", str(path))
+    restored = Job.objects.get(pk=job.pk)
+    assert (restored.done, restored.failed) == (3, 1)
+    assert dict(restored.items.values_list("key", "outcome")) == {
+        1: "unchanged",
+        2: "winners_changed",
+        3: "",
+    }
+
+    # The same archive as written before: no counters, no outcomes; its checksum made again.
+    lines = path.read_bytes().splitlines(keepends=True)
+    older = []
+    for line in lines[:-1]:
+        record = json.loads(line)
+        if record.get("kind") == "job":
+            del record["done"], record["failed"]
+            for item in record["items"]:
+                del item["outcome"]
+        older.append((json.dumps(record) + "\n").encode())
+    trailer = json.loads(lines[-1])
+    trailer["sha256"] = hashlib.sha256(b"".join(older)).hexdigest()
+    path.write_bytes(b"".join(older) + (json.dumps(trailer) + "\n").encode())
+    _wipe()
+    call_command("import_all", str(path))
+    restored = Job.objects.get(pk=job.pk)
+    assert (restored.done, restored.failed) == (3, 1)
+    assert dict(restored.items.values_list("key", "outcome")) == {
+        1: "changed",
+        2: "winners_changed",
+        3: "",
+    }
