@@ -179,7 +179,7 @@ def game_records(game_ids: Sequence[int], *, lock: bool = False) -> list[GameRec
         for row in cursor.fetchall():
             values = dict(zip(_RECORD_COLUMNS, row, strict=True))
             for name in _JSON_COLUMNS:
-                values[name] = _json_value(values[name])
+                values[name] = json_decoded(values[name])
             if isinstance(values["played_on"], str):  # SQLite gives the ISO text
                 values["played_on"] = datetime.date.fromisoformat(values["played_on"])
             records[values["id"]] = GameRecord(**values)
@@ -204,7 +204,7 @@ def game_records(game_ids: Sequence[int], *, lock: bool = False) -> list[GameRec
             params,
         )
         for game_id, entry in cursor.fetchall():
-            records[game_id].rounds.append(_json_value(entry))
+            records[game_id].rounds.append(json_decoded(entry))
     editions = Edition.objects.defer("data").in_bulk(
         {r.edition_id for r in records.values() if r.edition_id is not None}
     )
@@ -222,7 +222,9 @@ def _ids_where(ids: Sequence[int], column: str) -> tuple[str, list[Any]]:
     return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
 
 
-def _json_value(text: Any) -> Any:
+def json_decoded(text: Any) -> Any:
+    """JSON text read from the database, decoded by orjson (the standard library's reader for
+    what orjson refuses); a value already decoded, or None, as it is."""
     if text is None or not isinstance(text, (str, bytes)):
         return text
     try:

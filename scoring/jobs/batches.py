@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
 from django.db import transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
@@ -225,14 +223,7 @@ def _locked_inputs(job: Job, keys: Sequence[int]) -> list[tuple[int, Any]]:
         .annotate(text=Cast("document", TextField()))
         .values_list("key", "text")
     )
-    return [(key, _decoded(text)) for key, text in found]
-
-
-def _decoded(text: str) -> Any:
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:  # what orjson refuses and json reads (a lone surrogate)
-        return json.loads(text)
+    return [(key, adapters.json_decoded(text)) for key, text in found]
 
 
 def _plays_stored(job: Job, plan: imports.ImportPlan) -> list[JobItem]:
