@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from django.utils.translation import gettext as _
 
@@ -39,6 +40,13 @@ class BadName(ValueError):
 def player_name(raw: str, *, max_length: int = MAX_NAME_LENGTH) -> str:
     """``raw`` as a player's name (see the module's docstring), or as another name under the
     same rule with its own length (a club's named game). Raises ``BadName``."""
+    return _player_name(raw, max_length)
+
+
+# A club's few names come back in every game of an import (a thousand games, thirty names):
+# the names made are remembered. A refusal is not (its message is in the asker's language).
+@lru_cache(maxsize=4096)
+def _player_name(raw: str, max_length: int) -> str:
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:

@@ -11,6 +11,7 @@ import unicodedata
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games import stored_json
 from games.models import MAX_ENTRIES, Player
@@ -237,6 +238,23 @@ def test_names_that_cannot_be_are_refused(raw: str, code: str) -> None:
     with pytest.raises(BadName) as caught:
         player_name(raw)
     assert caught.value.code == code
+
+
+def test_names_made_are_remembered_but_not_refusals() -> None:
+    """Names made once are remembered (an import meets a club's few names in every game); a
+    refusal is made again each time, in the language of the request that meets it."""
+    first = player_name("Ｂｅａ​ ")
+    assert first == "Bea" and player_name("Ｂｅａ​ ") == "Bea"
+    with translation.override("it"), pytest.raises(BadName) as italian:
+        player_name(" ​")
+    with translation.override("en"), pytest.raises(BadName) as english:
+        player_name(" ​")
+    assert (italian.value.code, english.value.code) == ("blank_name", "blank_name")
+    assert italian.value.message == "un nome non può essere vuoto"
+    assert english.value.message == "a name cannot be blank"
+    assert player_name("x" * 90, max_length=100) == "x" * 90  # the length is part of the rule
+    with pytest.raises(BadName):
+        player_name("x" * 90)
 
 
 def test_a_name_at_the_limit_after_normalisation_is_taken() -> None:
