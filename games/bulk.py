@@ -1,4 +1,5 @@
-"""Fast inserts of many rows, the one COPY writer of the project.
+"""Fast inserts of many rows, the one COPY writer of the project (and updates of many rows by
+key, ``update_rows``).
 
 ``bulk_create`` on PostgreSQL adapts every value through its field, builds one array
 parameter per column (psycopg quotes every element of it) and asks for the ids back: an
@@ -109,6 +110,43 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
                 batch = []
         if batch:
             cursor.executemany(sql, batch)
+
+
+def update_rows(model: type[Model], fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Set these fields (of plain types, not JSON) of many rows of ``model``, each row given as
+    its primary key then the fields' values: on PostgreSQL one ``UPDATE ... FROM unnest(...)``
+    per ``BATCH`` rows (a statement per row costs a round trip each), an ``executemany``
+    elsewhere. A key no row has is passed over."""
+    if not rows:
+        return
+    meta = model._meta
+    quote = connection.ops.quote_name
+    columns: list[Field[Any, Any]] = [meta.get_field(f) for f in fields]  # type: ignore[misc]
+    pk = meta.pk
+    assert pk is not None
+    table, key = quote(meta.db_table), quote(pk.column)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            kinds = [pk.db_type(connection), *(c.db_type(connection) for c in columns)]
+            arrays = ", ".join(f"%s::{kind}[]" for kind in kinds)
+            names = ", ".join(f"v{i}" for i in range(len(kinds)))
+            sets = ", ".join(f"{quote(c.column)} = v.v{i}" for i, c in enumerate(columns, 1))
+            sql = (
+                f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS v({names}) "
+                f"WHERE {table}.{key} = v.v0"
+            )
+            for at in range(0, len(rows), BATCH):
+                cursor.execute(sql, [list(c) for c in zip(*rows[at : at + BATCH], strict=True)])
+            return
+        sets = ", ".join(f"{quote(c.column)} = %s" for c in columns)
+        dates = [i for i, c in enumerate(columns) if c.get_internal_type() == "DateField"]
+        adapt = connection.ops.adapt_datefield_value
+        values = []
+        for pk_value, *row in rows:
+            for i in dates:
+                row[i] = adapt(row[i])
+            values.append([*row, pk_value])
+        cursor.executemany(f"UPDATE {table} SET {sets} WHERE {key} = %s", values)
 
 
 def _with_json(row: Sequence[Any], documents: Sequence[int]) -> list[Any]:

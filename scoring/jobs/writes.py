@@ -13,6 +13,7 @@ import psycopg
 from django.db import connection
 from django.db.models import Model
 
+from games.bulk import update_rows
 from games.models import Game, Seat
 from scoring.models import JobItem
 from scoring.stats.db import insert
@@ -74,23 +75,9 @@ def store_results(games: Sequence[GameWrite]) -> None:
 
 
 def store_seat_scores(seats: Sequence[SeatWrite]) -> None:
-    """UPDATE each seat's score and rank: on PostgreSQL one statement over arrays, since every
-    statement costs a round trip and a batch has hundreds of seats."""
-    if not seats:
-        return
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            table = connection.ops.quote_name(Seat._meta.db_table)
-            cursor.execute(
-                f"UPDATE {table} SET score = v.score, rank = v.rank"
-                " FROM unnest(%s::integer[], %s::integer[], %s::bigint[]) AS v(score, rank, id)"
-                f" WHERE {table}.id = v.id",
-                [[s.score for s in seats], [s.rank for s in seats], [s.id for s in seats]],
-            )
-        else:
-            cursor.executemany(
-                _update_sql(Seat, ["score", "rank"]), [(s.score, s.rank, s.id) for s in seats]
-            )
+    """UPDATE each seat's score and rank (``games.bulk.update_rows``: on PostgreSQL one
+    statement over arrays, since a batch has hundreds of seats)."""
+    update_rows(Seat, ("score", "rank"), seats)
 
 
 ITEM_FIELDS = ("job", "key", "game", "ok", "outcome", "error", "winners_before", "winners_after")

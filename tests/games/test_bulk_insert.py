@@ -298,3 +298,53 @@ def test_insert_rows_writes_times_as_django_writes_them(owner: Any) -> None:
     bulk.insert_rows(Round, ["game", "number", "data", "created_at"], [(game.pk, 2, {}, written)])
     assert Round.objects.get(game=game, number=2).created_at == written
     assert Round.objects.filter(game=game, created_at=written).count() == 2
+
+
+def test_update_rows_sets_the_fields_of_the_rows_by_their_keys(owner: Any) -> None:
+    """More rows than one statement takes; a date compares in the database like one Django
+    wrote; a key no row has changes nothing; other fields and rows are left as they were."""
+    from scoring.models import RatingHistory
+
+    club = first_club()
+    players = [Player.objects.create(club=club, name=f"P{k}") for k in range(3)]
+    day = datetime.date(2026, 3, 1)
+    rows = [
+        RatingHistory.objects.create(
+            player=players[k % 3],
+            game=None,  # rows of a deleted game: many of one player
+            game_type="pot-de-vin",
+            played_on=day,
+            mu=25.0,
+            sigma=8.0,
+            ordinal=1.0,
+        )
+        for k in range(bulk.BATCH + 5)
+    ]
+    changed, left = rows[: bulk.BATCH + 3], rows[bulk.BATCH + 3 :]
+    later = datetime.date(2026, 3, 2)
+    updates = [(r.pk, later, 20.0 + k / 8, 0.25) for k, r in enumerate(changed)]
+    missing = max(r.pk for r in rows) + 100
+    bulk.update_rows(
+        RatingHistory, ("played_on", "mu", "ordinal"), [*updates, (missing, later, 1.0, 1.0)]
+    )
+
+    stored = {r["id"]: r for r in RatingHistory.objects.values()}
+    assert len(stored) == len(rows)
+    for k, row in enumerate(changed):
+        assert (stored[row.pk]["played_on"], stored[row.pk]["mu"], stored[row.pk]["ordinal"]) == (
+            later,
+            20.0 + k / 8,
+            0.25,
+        )
+        assert stored[row.pk]["sigma"] == 8.0 and stored[row.pk]["player_id"] == row.player_id
+    for row in left:
+        assert (stored[row.pk]["played_on"], stored[row.pk]["mu"]) == (day, 25.0)
+    assert RatingHistory.objects.filter(played_on=later).count() == len(changed)
+    assert RatingHistory.objects.filter(played_on__gt=day).count() == len(changed)
+
+
+def test_update_rows_of_nothing_asks_nothing(django_assert_num_queries: Any) -> None:
+    from scoring.models import RatingHistory
+
+    with django_assert_num_queries(0):
+        bulk.update_rows(RatingHistory, ("mu",), [])

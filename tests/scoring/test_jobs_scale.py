@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from games import services
 from games.models import Club, Game, Player, Round, Seat
@@ -565,6 +566,15 @@ def test_a_change_in_one_club_recomputes_that_clubs_ratings_only(
     after = _club_rows(home)
     assert after != home_before
     assert set(kept) <= {h["id"] for h in after["history"]}  # before the game's day: kept
+    # From it on, each row rewritten in place: the same rows (ids), new values.
+    assert {h["id"] for h in after["history"]} == {h["id"] for h in home_before["history"]}
+    if connection.vendor == "postgresql":  # with room on its pages to do so (scoring 0012)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT reloptions FROM pg_class WHERE relname = %s",
+                [RatingHistory._meta.db_table],
+            )
+            assert cursor.fetchone()[0] == ["fillfactor=50"]
     ratings_tests.assert_ratings_match(POT_DE_VIN)  # openskill over the true results
     # And the same numbers as recomputing everything from scratch.
     caught_up = {club.pk: _values(club) for club in (home, other)}
