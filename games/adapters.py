@@ -197,14 +197,23 @@ def game_records(game_ids: Sequence[int], *, lock: bool = False) -> list[GameRec
         for game_id, *seat in cursor.fetchall():
             records[game_id].seats.append(tuple(seat))  # type: ignore[arg-type]
         where, params = _ids_where(found, "r.game_id")
-        data = "r.data::text" if pg else "r.data"
-        cursor.execute(
-            f"SELECT r.game_id, {data} FROM {q(Round._meta.db_table)} r "
-            f"WHERE {where} ORDER BY r.game_id, r.number",
-            params,
-        )
-        for game_id, entry in cursor.fetchall():
-            records[game_id].rounds.append(json_decoded(entry))
+        table = q(Round._meta.db_table)
+        if pg:  # a game's entries as one JSON list: one row and one decode per game, not per entry
+            cursor.execute(
+                f"SELECT r.game_id, json_agg(r.data ORDER BY r.number)::text FROM {table} r "
+                f"WHERE {where} GROUP BY r.game_id",
+                params,
+            )
+            for game_id, entries in cursor.fetchall():
+                records[game_id].rounds = json_decoded(entries)
+        else:
+            cursor.execute(
+                f"SELECT r.game_id, r.data FROM {table} r WHERE {where} "
+                "ORDER BY r.game_id, r.number",
+                params,
+            )
+            for game_id, entry in cursor.fetchall():
+                records[game_id].rounds.append(json_decoded(entry))
     editions = Edition.objects.defer("data").in_bulk(
         {r.edition_id for r in records.values() if r.edition_id is not None}
     )

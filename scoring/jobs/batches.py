@@ -20,8 +20,9 @@ from scoring.engine import LogError
 from scoring.jobs import services
 from scoring.jobs.writes import (
     GameWrite,
+    Item,
     SeatWrite,
-    result_bytes,
+    same_result,
     store_items,
     store_results,
     store_seat_scores,
@@ -50,7 +51,7 @@ def rescore_batch(*, job_id: int, game_ids: Sequence[int]) -> int:
         done = set(JobItem.objects.filter(job=job, key__in=game_ids).values_list("key", flat=True))
         found = {r.id for r in records}
         now = timezone.now()
-        items: list[JobItem] = []
+        items: list[Item] = []
         results: list[GameWrite] = []
         seats: list[SeatWrite] = []
         for record in records:
@@ -60,7 +61,7 @@ def rescore_batch(*, job_id: int, game_ids: Sequence[int]) -> int:
             items.append(item)
         # Games deleted since the job started count as done: there is nothing left to score.
         items.extend(
-            JobItem(job=job, key=k, ok=False, error=_gone(k))
+            Item(job.pk, k, None, False, error=_gone(k))
             for k in dict.fromkeys(game_ids)
             if k not in found and k not in done
         )
@@ -78,7 +79,7 @@ def _rescore_one(
     now: datetime.datetime,
     results: list[GameWrite],
     seats: list[SeatWrite],
-) -> JobItem:
+) -> Item:
     """Score one game again; what must be written is added to ``results`` and ``seats``."""
     before = record.result.get("winners") if isinstance(record.result, dict) else None
     edition_changed = new_edition is not None and new_edition.pk != record.edition_id
@@ -91,14 +92,14 @@ def _rescore_one(
         result = adapters.rescore(record, names, record.rounds)  # type: ignore[arg-type]
     except LogError as exc:
         # A job's failures are stored in the worker's language (English), not translated.
-        return JobItem(job=job, key=record.id, game_id=record.id, ok=False, error=exc.as_dict())
+        return Item(job.pk, record.id, record.id, False, error=exc.as_dict())
     final = record.status == Game.Status.FINISHED
     seat_values = [
         (pk, *_seat_result(result, seat, final), (score, rank))
         for pk, seat, _, score, rank in record.seats
     ]
     if (
-        result_bytes(result) == result_bytes(record.result)
+        same_result(result, record.result)
         and result["engine_version"] == record.engine_version
         and all(stored == (score, rank) for _, score, rank, stored in seat_values)
     ):
@@ -112,15 +113,7 @@ def _rescore_one(
         results.append(
             GameWrite(record.id, result, result["engine_version"], record.edition_id, now)
         )
-    return JobItem(
-        job=job,
-        key=record.id,
-        game_id=record.id,
-        ok=True,
-        outcome=outcome,
-        winners_before=before,
-        winners_after=result["winners"],
-    )
+    return Item(job.pk, record.id, record.id, True, outcome, None, before, result["winners"])
 
 
 def _seat_result(result: dict[str, Any], seat: int, final: bool) -> tuple[Any, Any]:
@@ -149,7 +142,7 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
         planned = []
         planned_keys = []
-        items = []
+        items: list[Item] = []
         for key, document in inputs:
             if key in done:
                 continue
@@ -160,19 +153,13 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
                 )
             except (LogError, RecordError) as exc:
                 # Stored with the job, in the worker's language (English): not translated.
-                items.append(JobItem(job=job, key=key, ok=False, error=exc.as_dict()))
+                items.append(Item(job.pk, key, None, False, error=exc.as_dict()))
                 continue
             planned.append(plan)
             planned_keys.append(key)
         games = game_services.import_store(club=club, owner=owner, planned=planned)
         items.extend(
-            JobItem(
-                job=job,
-                key=key,
-                game=game,
-                ok=True,
-                winners_after=(game.result or {}).get("winners", []),
-            )
+            Item(job.pk, key, game.pk, True, winners_after=(game.result or {}).get("winners", []))
             for key, game in zip(planned_keys, games, strict=True)
         )
         store_items(items)
@@ -188,7 +175,7 @@ def _import_plays_batch(job: Job, keys: Sequence[int]) -> int:
     with transaction.atomic():
         inputs = _locked_inputs(job, keys)
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
-        items: list[JobItem] = []
+        items: list[Item] = []
         plays, play_keys = [], []
         for key, document in inputs:
             if key in done:
@@ -226,10 +213,10 @@ def _locked_inputs(job: Job, keys: Sequence[int]) -> list[tuple[int, Any]]:
     return [(key, adapters.json_decoded(text)) for key, text in found]
 
 
-def _plays_stored(job: Job, plan: imports.ImportPlan) -> list[JobItem]:
+def _plays_stored(job: Job, plan: imports.ImportPlan) -> list[Item]:
     """Store each planned play alone: a play refused is rolled back to before it, and its item
     says why."""
-    items: list[JobItem] = []
+    items: list[Item] = []
     for planned in plan.plays:
         external_id = planned.play.external_id
         if planned.action == imports.SKIP:
@@ -257,17 +244,17 @@ def _play_item(
     action: str,
     game: Game | None,
     error: dict[str, Any] | None,
-) -> JobItem:
+) -> Item:
     outcome = imports.OUTCOMES[action]
     if error is not None:
         error = {"play": imports.safe_text(external_id), **error}
-    return JobItem(
-        job=job,
-        key=key,
-        game=game,
-        ok=error is None,
-        outcome=outcome,
-        error=error,
+    return Item(
+        job.pk,
+        key,
+        game.pk if game is not None else None,
+        error is None,
+        outcome,
+        error,
         winners_after=(game.result or {}).get("winners", []) if game is not None else None,
     )
 
@@ -280,6 +267,6 @@ def batch_failed(*, job_id: int, keys: Sequence[int], error: BaseException) -> N
     body = {"code": "internal_error", "message": f"{type(error).__name__}: {error}"[:500]}
     with transaction.atomic():
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))
-        items = [JobItem(job=job, key=k, ok=False, error=body) for k in keys if k not in done]
+        items = [Item(job.pk, k, None, False, error=body) for k in keys if k not in done]
         store_items(items)
         services.complete_if_done(job, items)

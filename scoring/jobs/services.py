@@ -19,7 +19,9 @@ from games import services as game_services
 from games.errors import RecordError
 from games.formats.plays import PlayFile
 from games.models import Club, Edition
+from potdevin_site.memory import collector_paused
 from scoring.jobs.selectors import rescore_games
+from scoring.jobs.writes import Item
 from scoring.models import Job, JobInput, JobItem, JobKeys
 from scoring.stats.db import insert
 
@@ -134,27 +136,29 @@ def import_start(
     its index), nothing stored. ``plan``, what the import would do
     (``games.imports.logs_plan``), is kept with the job; ``confirmed=False`` leaves it planned
     until ``import_confirm``, an earlier planned job of the same person in the club dropped."""
-    cleaned = []
-    for index, doc in enumerate(documents):
-        try:
-            cleaned.append(game_services.log_document_clean(doc))
-        except RecordError as exc:
-            exc.index = index
-            raise
-    with transaction.atomic():
-        if not confirmed:
-            _drop_planned(club, created_by)
-        job = Job.objects.create(
-            kind=Job.Kind.IMPORT,
-            club=club,
-            total=len(documents),
-            created_by=created_by,
-            params={"plan": plan} if plan is not None else {},
-            status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
-        )
-        insert(JobInput, INPUT_FIELDS, ((job.pk, i, doc) for i, doc in enumerate(cleaned)))
-        if confirmed:
-            _enqueue(job, list(range(len(documents))))
+    # The documents' copies stay alive until stored: the collector would find no garbage.
+    with collector_paused():
+        cleaned = []
+        for index, doc in enumerate(documents):
+            try:
+                cleaned.append(game_services.log_document_clean(doc))
+            except RecordError as exc:
+                exc.index = index
+                raise
+        with transaction.atomic():
+            if not confirmed:
+                _drop_planned(club, created_by)
+            job = Job.objects.create(
+                kind=Job.Kind.IMPORT,
+                club=club,
+                total=len(documents),
+                created_by=created_by,
+                params={"plan": plan} if plan is not None else {},
+                status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
+            )
+            insert(JobInput, INPUT_FIELDS, ((job.pk, i, doc) for i, doc in enumerate(cleaned)))
+            if confirmed:
+                _enqueue(job, list(range(len(documents))))
     return job
 
 
@@ -272,7 +276,7 @@ def job_resume(job_id: int) -> int:
     return len(remaining)
 
 
-def complete_if_done(job: Job, items: Sequence[JobItem] = ()) -> None:
+def complete_if_done(job: Job, items: Sequence[Item] = ()) -> None:
     """Add the batch's new ``items`` to the job's counters, and mark the job done when every
     key has its item.
 

@@ -33,12 +33,6 @@ class SeatWrite(NamedTuple):
     rank: int | None
 
 
-def result_bytes(result: Any) -> bytes:
-    """A result in one canonical JSON form (keys sorted): equal bytes, equal results, whatever
-    the order the database or the engine gave the keys in."""
-    return orjson.dumps(result, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
-
-
 def store_results(games: Sequence[GameWrite]) -> None:
     """UPDATE each re-scored game's result, engine version, edition and time by primary key.
 
@@ -80,29 +74,39 @@ def store_seat_scores(seats: Sequence[SeatWrite]) -> None:
     update_rows(Seat, ("score", "rank"), seats)
 
 
+def same_result(result: Any, stored: Any) -> bool:
+    """Whether a result computed again is the one stored, whatever order the database gave the
+    keys in. Compared as Python values first (three times cheaper than encoding both); when
+    those differ, in one canonical JSON form, where a result's integer keys are the stored
+    one's strings. (Python takes 1, 1.0 and True as equal: a change of a value's JSON type
+    alone comes with a new engine version, which is compared beside.)"""
+    if result == stored:
+        return True
+    canonical = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    return bool(orjson.dumps(result, option=canonical) == orjson.dumps(stored, option=canonical))
+
+
+class Item(NamedTuple):
+    """A ``JobItem`` row as a batch writes it: a tuple, since a batch makes a thousand of them
+    and a model instance costs more than the row's whole write."""
+
+    job_id: int
+    key: int
+    game_id: int | None
+    ok: bool
+    outcome: str = ""
+    error: dict[str, Any] | None = None
+    winners_before: Any = None
+    winners_after: Any = None
+
+
 ITEM_FIELDS = ("job", "key", "game", "ok", "outcome", "error", "winners_before", "winners_after")
 
 
-def store_items(items: Sequence[JobItem]) -> None:
+def store_items(items: Sequence[Item]) -> None:
     """Insert a batch's items (COPY on PostgreSQL): one per game, a million for a job over
     every game."""
-    insert(
-        JobItem,
-        ITEM_FIELDS,
-        (
-            (
-                i.job_id,
-                i.key,
-                i.game_id,
-                i.ok,
-                i.outcome,
-                i.error,
-                i.winners_before,
-                i.winners_after,
-            )
-            for i in items
-        ),
-    )
+    insert(JobItem, ITEM_FIELDS, items)
 
 
 def _update_sql(model: type[Model], field_names: Sequence[str]) -> str:

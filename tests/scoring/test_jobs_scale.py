@@ -25,6 +25,7 @@ from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate
 from scoring.jobs import selectors as job_selectors
+from scoring.jobs.writes import same_result
 from scoring.models import (
     HeadToHead,
     Job,
@@ -246,6 +247,19 @@ def test_a_rescore_of_current_results_writes_nothing(
     assert not RatingsPending.objects.exists() and queued == []
     assert after_job == [(job.pk, [])]
     assert jobs.job_progress(job)["winners_changed"] == []
+
+
+def test_a_result_computed_again_is_compared_whatever_its_keys_order_or_type() -> None:
+    """The database gives a result's keys in its own order, and an integer key back as JSON's
+    string: neither is a change. Any value that differs is."""
+    stored = {"players": [{"seat": 0, "score": 3}], "hands": {"0": ["A1"]}, "winners": [0]}
+    reordered = {"winners": [0], "hands": {"0": ["A1"]}, "players": [{"score": 3, "seat": 0}]}
+    assert same_result(reordered, stored)
+    assert same_result({**stored, "hands": {0: ["A1"]}}, stored)
+    assert not same_result({**stored, "players": [{"seat": 0, "score": 4}]}, stored)
+    assert not same_result({**stored, "hands": {"0": ["A1", "A2"]}}, stored)
+    assert not same_result({**stored, "hands": {1: ["A1"]}}, stored)
+    assert not same_result({**stored, "extra": None}, stored)
 
 
 def test_only_the_games_planted_stale_are_rewritten_and_followed_up(
