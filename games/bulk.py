@@ -79,10 +79,7 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
     take plain Python values."""
     meta = model._meta
     columns: list[Field[Any, Any]] = [meta.get_field(f) for f in fields]  # type: ignore[misc]
-    kinds = [c.get_internal_type() for c in columns]
-    dates = [i for i, kind in enumerate(kinds) if kind == "DateField"]
-    times = [i for i, kind in enumerate(kinds) if kind == "DateTimeField"]
-    documents = [i for i, kind in enumerate(kinds) if kind == "JSONField"]
+    documents = [i for i, c in enumerate(columns) if c.get_internal_type() == "JSONField"]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             if documents:
@@ -93,18 +90,10 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
         names = ", ".join(quote(c.column) for c in columns)
         marks = ", ".join(["%s"] * len(columns))
         sql = f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES ({marks})"
-        adapt = connection.ops.adapt_datefield_value
-        adapt_time = connection.ops.adapt_datetimefield_value
+        adapted = _adapter(columns)
         batch: list[list[Any]] = []
         for row in rows:
-            values = list(row)
-            for i in dates:
-                values[i] = adapt(values[i])
-            for i in times:  # as Django writes them (SQLite: UTC text without an offset)
-                values[i] = adapt_time(values[i])
-            for i in documents:
-                values[i] = _json_or_null(values[i], json.dumps)
-            batch.append(values)
+            batch.append(adapted(row))
             if len(batch) >= BATCH:
                 cursor.executemany(sql, batch)
                 batch = []
@@ -139,14 +128,33 @@ def update_rows(model: type[Model], fields: Sequence[str], rows: Sequence[Sequen
                 cursor.execute(sql, [list(c) for c in zip(*rows[at : at + BATCH], strict=True)])
             return
         sets = ", ".join(f"{quote(c.column)} = %s" for c in columns)
-        dates = [i for i, c in enumerate(columns) if c.get_internal_type() == "DateField"]
-        adapt = connection.ops.adapt_datefield_value
-        values = []
-        for pk_value, *row in rows:
-            for i in dates:
-                row[i] = adapt(row[i])
-            values.append([*row, pk_value])
+        adapted = _adapter(columns)
+        values = [[*adapted(row[1:]), row[0]] for row in rows]
         cursor.executemany(f"UPDATE {table} SET {sets} WHERE {key} = %s", values)
+
+
+def _adapter(columns: Sequence[Field[Any, Any]]) -> Callable[[Sequence[Any]], list[Any]]:
+    """A row's values for these columns as Django writes them where there is no COPY: dates and
+    times adapted (SQLite: times as UTC text without an offset, which compares with Django's),
+    JSON encoded by ``json.dumps`` (None as SQL NULL)."""
+    kinds = [c.get_internal_type() for c in columns]
+    dates = [i for i, kind in enumerate(kinds) if kind == "DateField"]
+    times = [i for i, kind in enumerate(kinds) if kind == "DateTimeField"]
+    documents = [i for i, kind in enumerate(kinds) if kind == "JSONField"]
+    adapt = connection.ops.adapt_datefield_value
+    adapt_time = connection.ops.adapt_datetimefield_value
+
+    def adapted(row: Sequence[Any]) -> list[Any]:
+        values = list(row)
+        for i in dates:
+            values[i] = adapt(values[i])
+        for i in times:
+            values[i] = adapt_time(values[i])
+        for i in documents:
+            values[i] = _json_or_null(values[i], json.dumps)
+        return values
+
+    return adapted
 
 
 def _with_json(row: Sequence[Any], documents: Sequence[int]) -> list[Any]:
