@@ -145,20 +145,34 @@ def import_start(
             except RecordError as exc:
                 exc.index = index
                 raise
-        with transaction.atomic():
-            if not confirmed:
-                _drop_planned(club, created_by)
-            job = Job.objects.create(
-                kind=Job.Kind.IMPORT,
-                club=club,
-                total=len(documents),
-                created_by=created_by,
-                params={"plan": plan} if plan is not None else {},
-                status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
-            )
-            insert(JobInput, INPUT_FIELDS, ((job.pk, i, doc) for i, doc in enumerate(cleaned)))
-            if confirmed:
-                _enqueue(job, list(range(len(documents))))
+        params = {"plan": plan} if plan is not None else {}
+        return _import_job(club, created_by, params, cleaned, confirmed)
+
+
+def _import_job(
+    club: Club,
+    created_by: AbstractBaseUser,
+    params: dict[str, Any],
+    inputs: Sequence[Any],
+    confirmed: bool,
+) -> Job:
+    """An import job of ``club`` with these documents or plays (JSON) as its inputs: its
+    batches sent once it commits, or left planned (``confirmed=False``), an earlier planned
+    job of the same person in the club dropped."""
+    with transaction.atomic():
+        if not confirmed:
+            _drop_planned(club, created_by)
+        job = Job.objects.create(
+            kind=Job.Kind.IMPORT,
+            club=club,
+            total=len(inputs),
+            created_by=created_by,
+            params=params,
+            status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
+        )
+        insert(JobInput, INPUT_FIELDS, ((job.pk, i, doc) for i, doc in enumerate(inputs)))
+        if confirmed:
+            _start_batches(job)
     return job
 
 
@@ -196,25 +210,8 @@ def import_plays_start(
         ],
         "details": imports.plan_details(plan),
     }
-    with transaction.atomic():
-        if not confirmed:
-            _drop_planned(club, created_by)
-        job = Job.objects.create(
-            kind=Job.Kind.IMPORT,
-            club=club,
-            total=len(checked.plays),
-            created_by=created_by,
-            params=params,
-            status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
-        )
-        insert(
-            JobInput,
-            INPUT_FIELDS,
-            ((job.pk, i, imports.play_to_json(play)) for i, play in enumerate(checked.plays)),
-        )
-        if confirmed:
-            _start_batches(job)
-    return job
+    plays = [imports.play_to_json(play) for play in checked.plays]
+    return _import_job(club, created_by, params, plays, confirmed)
 
 
 def _start_batches(job: Job) -> None:
