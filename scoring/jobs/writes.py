@@ -83,7 +83,7 @@ def same_result(result: Any, stored: Any) -> bool:
     if result == stored:
         return True
     canonical = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-    return bool(orjson.dumps(result, option=canonical) == orjson.dumps(stored, option=canonical))
+    return orjson.dumps(result, option=canonical) == orjson.dumps(stored, option=canonical)
 
 
 class Item(NamedTuple):

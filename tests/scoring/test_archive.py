@@ -433,13 +433,7 @@ def test_jobs_keep_their_counters_and_an_older_archive_counts_its_items(tmp_path
     call_command("export_all", str(path))
     _wipe()
     call_command("import_all", str(path))
-    restored = Job.objects.get(pk=job.pk)
-    assert (restored.done, restored.failed) == (3, 1)
-    assert dict(restored.items.values_list("key", "outcome")) == {
-        1: "unchanged",
-        2: "winners_changed",
-        3: "",
-    }
+    assert _counted(job.pk) == (3, 1, {1: "unchanged", 2: "winners_changed", 3: ""})
 
     # The same archive as written before: no counters, no outcomes; its checksum made again.
     lines = path.read_bytes().splitlines(keepends=True)
@@ -456,10 +450,10 @@ def test_jobs_keep_their_counters_and_an_older_archive_counts_its_items(tmp_path
     path.write_bytes(b"".join(older) + (json.dumps(trailer) + "\n").encode())
     _wipe()
     call_command("import_all", str(path))
-    restored = Job.objects.get(pk=job.pk)
-    assert (restored.done, restored.failed) == (3, 1)
-    assert dict(restored.items.values_list("key", "outcome")) == {
-        1: "changed",
-        2: "winners_changed",
-        3: "",
-    }
+    assert _counted(job.pk) == (3, 1, {1: "changed", 2: "winners_changed", 3: ""})
+
+
+def _counted(job_id: int) -> tuple[int, int, dict[int, str]]:
+    """A restored job's counters and its items' outcomes by key."""
+    job = Job.objects.get(pk=job_id)
+    return job.done, job.failed, dict(job.items.values_list("key", "outcome"))
