@@ -19,6 +19,9 @@ process read for its memory is the one that works):
   have followed; target >= 3,300 games/s. Then every game must have one item and no failure,
   the stale games exactly must have changed winners, and a sample of them must equal a fresh
   replay (results, seats and statistics);
+- the database's own share: 1,000 of the loaded games' rows (record, statistics, ratings,
+  job item) copied out and stored again, no Python at all, timed as the server's CPU; with
+  the machine's cores, the most games a second any import code could reach here;
 - memory: each worker's resident size every second during the load and the re-score; flat
   when its last value is within 10% of its value after the first minute;
 - one worker process against two: the re-score of the games of the first months (a date
@@ -74,6 +77,7 @@ SAMPLE_CLUBS = 10
 SAMPLE_PLAYERS = 3  # per sampled club
 ROUNDS = 5  # of reads of every sampled player at every game type
 REPLAYED = 100  # stale games replayed afresh after the re-score
+FLOOR_GAMES = 1000  # games the database stores again, for its own cost alone
 WORKERS = 2
 LOAD_TARGET = 5000.0
 RESCORE_TARGET = 3300.0
@@ -179,6 +183,7 @@ class Bench:
                     Row(figure, value, f"<= {GROWTH_TARGET}x", growth <= GROWTH_TARGET)
                 )
 
+        self.rows.append(database_floor(self.database_url))
         stale = plant_stale()
         self.wait_until_idle()
         print(f"  {len(stale):,} games given a stale result, statistics following it", flush=True)
@@ -601,6 +606,94 @@ def sample_players(clubs: Sequence[Any]) -> list[tuple[int, str]]:
         ids = Player.objects.filter(club=club).order_by("pk").values_list("pk", flat=True)
         sample.extend((pk, club.slug) for pk in ids[:SAMPLE_PLAYERS])
     return sample
+
+
+def database_floor(database_url: str, games: int = FLOOR_GAMES) -> Row:
+    """What PostgreSQL alone spends to store ``games`` of the loaded games again, with no
+    Python work at all: their rows as the import job leaves them (the game, its seats, entries
+    and history, its statistics and ratings rows, its job item) copied out in COPY's binary
+    form, then copied in under new ids and committed (the foreign keys are checked then). The
+    server process's CPU time (/proc), the least of three runs on freshly vacuumed tables; the
+    rows are deleted after each. The import target leaves (cores / target) of CPU per game for
+    everything: this much of it is the database's before any code runs."""
+    import psycopg
+
+    from games.models import Game, GameEvent, Round, Seat
+    from scoring.models import JobItem, PlayerGame, RatingHistory
+
+    shift = 10**9  # past every id here; the item's key (an int column) too
+    models = (Game, Seat, Round, GameEvent, PlayerGame, RatingHistory, JobItem)
+    tick = os.sysconf("SC_CLK_TCK")
+    with psycopg.connect(database_url) as conn:
+        first, last = conn.execute(
+            f"SELECT MIN(id), MIN(id) + %s FROM {Game._meta.db_table}", [games]
+        ).fetchone()
+        copied = []
+        for model in models:
+            columns = [f.column for f in model._meta.concrete_fields]
+            shifted = {"id", "game_id", "key"} & set(columns)
+            values = ", ".join(f"{c} + {shift}" if c in shifted else c for c in columns)
+            key = "id" if model is Game else "game_id"
+            where = f"{key} >= {first} AND {key} < {last}"
+            data = bytearray()
+            with conn.cursor().copy(
+                f"COPY (SELECT {values} FROM {model._meta.db_table} WHERE {where}) "
+                "TO STDOUT (FORMAT binary)"
+            ) as copy:
+                for block in copy:
+                    data += block
+            copied.append((model._meta.db_table, key, ", ".join(columns), bytes(data)))
+        pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        conn.commit()
+
+        def server_cpu() -> float:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+
+        runs = []  # each run: server CPU seconds per table, then for the commit
+        for _ in range(3):
+            vacuum(conn, [table for table, *_ in copied])  # the best case: no dead rows
+            spent: dict[str, float] = {}
+            for table, _, columns, data in copied:
+                before = server_cpu()
+                with conn.cursor().copy(
+                    f"COPY {table} ({columns}) FROM STDIN (FORMAT binary)"
+                ) as copy:
+                    copy.write(data)
+                spent[table] = server_cpu() - before
+            before = server_cpu()
+            conn.commit()
+            spent["commit"] = server_cpu() - before
+            runs.append(spent)
+            for table, key, _, _ in reversed(copied):
+                conn.execute(f"DELETE FROM {table} WHERE {key} >= {shift}")
+            conn.commit()
+    best = min(runs, key=lambda spent: sum(spent.values()))
+    per_game = sum(best.values()) / games
+    # The record itself: the game, its seats and its entries, with the commit's key checks.
+    record = {Game._meta.db_table, Seat._meta.db_table, Round._meta.db_table, "commit"}
+    record_per_game = sum(v for k, v in best.items() if k in record) / games
+    cores = os.cpu_count() or 1
+    shown = ", ".join(f"{table} {seconds * 1000 / games:.2f}" for table, seconds in best.items())
+    print(
+        f"  the database alone stores {games:,} of the games again: {per_game * 1000:.2f} ms of "
+        f"server CPU a game ({shown}; runs {', '.join(f'{sum(r.values()):.2f}' for r in runs)} s)",
+        flush=True,
+    )
+    return Row(
+        f"database alone, {games:,} stored games written again",
+        f"{per_game * 1000:.2f} ms CPU a game (the record alone {record_per_game * 1000:.2f}): "
+        f"<= {cores / per_game:,.0f} games/s on {cores} cores",
+    )
+
+
+def vacuum(conn: Any, tables: Sequence[str]) -> None:
+    conn.autocommit = True  # VACUUM runs outside a transaction
+    try:
+        conn.execute(f"VACUUM ANALYZE {', '.join(tables)}")
+    finally:
+        conn.autocommit = False
 
 
 def plant_stale() -> list[int]:
