@@ -6,7 +6,8 @@ Code that changes a game's finished result announces it inside its own transacti
 ``game_results_changed``): finish, reopen, scorepad entry, import, re-score, date change,
 delete. That rewrites the game's ``PlayerGame`` rows from ``game.result``, refreshes the
 aggregates of the players whose rows changed (GROUP BY in the database, one ordered pass for
-streaks), and, once the transaction commits, recomputes the ratings of each game type that
+streaks), adds each changed game's pairs of opponents to the head-to-head counts (taking its
+old pairs away), and, once the transaction commits, recomputes the ratings of each game type that
 changed, in the clubs where it changed, from its earliest changed date: in Celery tasks that
 take the changes pending (``RatingsPending``), or in process when
 ``settings.POTDEVIN_RATINGS_SYNC`` is on.

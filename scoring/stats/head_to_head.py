@@ -1,15 +1,52 @@
-"""Each player against each opponent, per game type (``HeadToHead``): one self-join of the
-players' ``PlayerGame`` rows."""
+"""Each player against each opponent, per game type (``HeadToHead``): counts that follow each
+changed game (``head_to_head_change``), or one self-join of the players' ``PlayerGame`` rows
+(``head_to_head_refresh``) where a game's rows are gone (a deleted game) or the counts are out
+of step."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 
 from django.db import connection
 from django.db.models import Q
 
+from games.bulk import update_rows
 from scoring.models import HeadToHead, PlayerGame
 from scoring.stats.db import chunks, insert, marks
+from scoring.stats.facts import FACT_FIELDS, Fact
+
+COUNTS = ("games", "wins", "losses", "ties")
+Pair = tuple[int, int, str]  # player, opponent, game type
+_PLAYER, _TEAM, _RANK = (FACT_FIELDS.index(f) for f in ("player_id", "team", "rank"))
+_KIND = FACT_FIELDS.index("game_type")
+
+
+class Changes:
+    """What some games' new rows change in the head-to-head counts: each game's pairs of
+    opponents as its rows were, taken away, and as they are, added."""
+
+    def __init__(self) -> None:
+        self.pairs: defaultdict[Pair, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+
+    def game(self, before: Sequence[Fact], after: Sequence[Fact]) -> None:
+        """One game, its ``PlayerGame`` values (FACT_FIELDS) before and after the change."""
+        self._add(before, -1)
+        self._add(after, 1)
+
+    def _add(self, facts: Sequence[Fact], sign: int) -> None:
+        # As the self-join: every ordered pair of the game's players, teammates left out (both
+        # in a team, the same one); a win is the smaller rank.
+        for a in facts:
+            for b in facts:
+                if a[_PLAYER] == b[_PLAYER]:
+                    continue
+                if a[_TEAM] is not None and a[_TEAM] == b[_TEAM]:
+                    continue
+                mine, theirs = a[_RANK], b[_RANK]
+                counts = self.pairs[(a[_PLAYER], b[_PLAYER], a[_KIND])]
+                counts[0] += sign  # games, then wins, losses or ties
+                counts[1 if mine < theirs else 2 if mine > theirs else 3] += sign
 
 
 def _head_to_head_sql(count: int) -> str:
@@ -29,6 +66,44 @@ def _head_to_head_sql(count: int) -> str:
     )
 
 
+def head_to_head_change(changes: Changes) -> set[int]:
+    """Add ``changes`` to the stored counts: the pairs' rows updated, made or (at no game left)
+    deleted; a pair no change touched is not written. Returns the players of any pair whose
+    counts would not add up (below zero, or games other than wins, losses and ties together):
+    rows out of step with the games, for the caller to refresh whole."""
+    pairs = {pair: counts for pair, counts in changes.pairs.items() if any(counts)}
+    if not pairs:
+        return set()
+    stored: dict[Pair, tuple[int, tuple[int, ...]]] = {}
+    for chunk in chunks(sorted({player for player, _, _ in pairs})):
+        for pk, *pair, games, wins, losses, ties in HeadToHead.objects.filter(
+            player_id__in=chunk
+        ).values_list("pk", "player_id", "opponent_id", "game_type", *COUNTS):
+            if tuple(pair) in pairs:
+                stored[tuple(pair)] = (pk, (games, wins, losses, ties))  # type: ignore[index]
+    updated: list[tuple[int, ...]] = []
+    made: list[tuple[object, ...]] = []
+    gone: list[int] = []
+    broken: set[int] = set()
+    for pair, change in pairs.items():
+        pk, counts = stored.get(pair, (None, (0, 0, 0, 0)))
+        games, wins, losses, ties = (a + b for a, b in zip(counts, change, strict=True))
+        if min(games, wins, losses, ties) < 0 or games != wins + losses + ties:
+            broken.update(pair[:2])
+        elif not games:
+            if pk is not None:
+                gone.append(pk)
+        elif pk is None:
+            made.append((*pair, games, wins, losses, ties))
+        else:
+            updated.append((pk, games, wins, losses, ties))
+    for chunk in chunks(gone):
+        HeadToHead.objects.filter(pk__in=chunk).delete()
+    update_rows(HeadToHead, COUNTS, updated)
+    insert(HeadToHead, ("player", "opponent", "game_type", *COUNTS), made)
+    return broken
+
+
 def head_to_head_refresh(*, player_ids: Iterable[int]) -> None:
     """Recompute the ``HeadToHead`` rows of these players, both ways round (the opponent's row
     against them too), of every game type."""
@@ -45,7 +120,7 @@ def head_to_head_refresh(*, player_ids: Iterable[int]) -> None:
     # Rows, not objects: every pair of a club's players, per game type.
     insert(
         HeadToHead,
-        ("player", "opponent", "game_type", "games", "wins", "losses", "ties"),
+        ("player", "opponent", "game_type", *COUNTS),
         (
             (p, o, game_type, g, int(w), int(lo), int(t))
             for (p, o, game_type), (g, w, lo, t) in pairs.items()

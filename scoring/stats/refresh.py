@@ -22,7 +22,7 @@ from scoring.stats.db import (
     vacuum,
 )
 from scoring.stats.facts import FACT_FIELDS, RATING_FIELDS, Fact, facts_of_games
-from scoring.stats.head_to_head import head_to_head_refresh
+from scoring.stats.head_to_head import Changes, head_to_head_change, head_to_head_refresh
 from scoring.stats.ratings import ratings_recompute, ratings_schedule, take_pending
 
 logger = logging.getLogger(__name__)
@@ -57,28 +57,43 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
             .values_list("id", *FACT_FIELDS)
         ]
         _rewrite(orphans, [], players, since, rating_players)
+        # Which rows of a deleted game played together is lost: those players' head-to-head
+        # is counted again whole. Every other change adds to the counts, game by game.
+        recount = {fact[_PLAYER] for _, fact in orphans}
+        pairs = Changes()
         for chunk in chunks(ids, 2000):
             removed: list[tuple[int, Fact]] = []
             stored: dict[tuple[int, int], tuple[int, Fact]] = {}
+            before: defaultdict[int, list[Fact]] = defaultdict(list)
             for part in chunks(chunk):
                 for r in PlayerGame.objects.filter(game_id__in=part).values_list(
                     "id", *FACT_FIELDS
                 ):
                     stored[(r[2], r[1])] = (r[0], r[1:])  # by (game, player)
+                    before[r[2]].append(r[1:])
             added: list[Fact] = []
+            after: defaultdict[int, list[Fact]] = defaultdict(list)
+            changed: set[int] = set()
             for fact in facts_of_games(chunk):
+                after[fact[1]].append(fact)
                 kept = stored.pop((fact[1], fact[0]), None)
                 if kept is not None and kept[1] == fact:
                     continue
                 if kept is not None:
                     removed.append(kept)
                 added.append(fact)
-            removed.extend(stored.values())  # games no longer finished
+                changed.add(fact[1])
+            changed.update(game for game, _ in stored)  # games no longer finished
+            removed.extend(stored.values())
             _rewrite(removed, added, players, since, rating_players)
+            for game in changed:
+                pairs.game(before[game], after[game])
         if not players:
             return
         player_stats_refresh(player_ids=players)
-        head_to_head_refresh(player_ids=players)
+        recount |= head_to_head_change(pairs)
+        if recount:
+            head_to_head_refresh(player_ids=recount)
         for game_type, date in sorted(since.items()):
             ratings_schedule(
                 game_type=game_type, since=date, clubs=_clubs_of(rating_players[game_type])

@@ -200,6 +200,65 @@ def test_reopen_removes_a_game_and_finishing_adds_it_back(owner: Any) -> None:
     assert_matches_results()
 
 
+def _pairs() -> dict[tuple[str, str], tuple[int, int, int, int, int]]:
+    """Every head-to-head row by (player, opponent): its id, games, wins, losses, ties."""
+    return {
+        (h.player.name, h.opponent.name): (h.pk, h.games, h.wins, h.losses, h.ties)
+        for h in HeadToHead.objects.select_related("player", "opponent")
+    }
+
+
+def _met(game: Game, name: str, other: str) -> tuple[int, int, int, int]:
+    """(games, wins, losses, ties) of ``name`` against ``other`` in this game alone, by their
+    seats' ranks."""
+    ranks = dict(game.seats.values_list("player__name", "rank"))
+    mine, theirs = ranks[name], ranks[other]
+    return (1, int(mine < theirs), int(mine > theirs), int(mine == theirs))
+
+
+def test_a_change_writes_the_head_to_head_of_its_own_table_only(owner: Any) -> None:
+    """A changed game takes its pairs' counts away (and adds the new ones): a pair that also
+    met elsewhere keeps its row with one game less, a pair that met only there loses its row,
+    and pairs it did not seat are not written at all."""
+    first, second = B.imported(
+        owner,
+        [
+            B.simulated(3, 11, names=["Ada", "Bea", "Cy"], played_on=day(0)),
+            B.simulated(3, 12, names=["Bea", "Ada", "Dev"], played_on=day(1)),
+        ],
+    )
+    before = _pairs()
+    each = [_met(game, "Ada", "Bea") for game in (first, second)]
+    assert before[("Ada", "Bea")][1:] == tuple(map(sum, zip(*each, strict=True)))
+    assert before[("Ada", "Dev")][1:] == _met(second, "Ada", "Dev")
+
+    services.game_reopen(game=second)
+    after = _pairs()
+    assert after[("Ada", "Bea")] == (before[("Ada", "Bea")][0], *_met(first, "Ada", "Bea"))
+    assert after[("Bea", "Ada")] == (before[("Bea", "Ada")][0], *_met(first, "Bea", "Ada"))
+    assert not {pair for pair in after if "Dev" in pair}
+    assert after[("Bea", "Cy")] == before[("Bea", "Cy")]  # the same row, never written
+    assert after[("Cy", "Ada")] == before[("Cy", "Ada")]
+    assert_matches_results()
+
+
+def test_head_to_head_counts_out_of_step_are_counted_again(owner: Any) -> None:
+    """Counts a change cannot be added to (a row lost here: taking a game away would leave it
+    below zero) are counted again from the games, both ways round."""
+    first, second = B.imported(
+        owner,
+        [
+            B.simulated(3, 21, names=["Ada", "Bea", "Cy"], played_on=day(0)),
+            B.simulated(3, 22, names=["Ada", "Bea", "Cy"], played_on=day(1)),
+        ],
+    )
+    HeadToHead.objects.filter(player__name="Ada", opponent__name="Bea").delete()
+    services.game_reopen(game=first)
+    assert h2h("Ada")["Bea"] == _met(second, "Ada", "Bea")
+    assert h2h("Bea")["Ada"] == _met(second, "Bea", "Ada")
+    assert_matches_results()
+
+
 def test_a_player_without_games_left_has_no_stats(owner: Any) -> None:
     game = scorepad(owner, ["Ada", "Bea", "Cy"], [tableau(nobles=1), tableau(), tableau()])
     services.game_delete(game=game)
@@ -312,13 +371,16 @@ def test_a_batch_refreshes_each_player_once(owner: Any) -> None:
             for k in range(count)
         ]
         games = B.imported(owner, logs)
+        # The statistics as they were before these games: their rows gone, the counts too.
         PlayerGame.objects.filter(game__in=games).delete()
+        stats.head_to_head_refresh(player_ids=Player.objects.values_list("pk", flat=True))
         with CaptureQueriesContext(connection) as queries:
             stats.game_results_changed(game_ids=[g.pk for g in games])
         # Bulk inserts come in batches (SQLite takes at most 999 parameters per statement).
         return sum(1 for q in queries if not q["sql"].lstrip().upper().startswith("INSERT"))
 
-    assert queries_for(5, 0) == queries_for(40, 1000)
+    queries_for(3, 0)  # every pair of players has met: the calls below update their counts
+    assert queries_for(5, 100) == queries_for(40, 1000)
     assert_matches_results()
 
 
