@@ -66,6 +66,12 @@ def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[An
     bulk.insert_rows(model, fields, rows)
 
 
+def delete(model: type[Model], pks: Sequence[int]) -> None:
+    """Delete these rows of ``model`` by primary key, an IN (...) list of CHUNK at a time."""
+    for chunk in chunks(pks):
+        model._default_manager.filter(pk__in=chunk).delete()
+
+
 def vacuum(*models: type[Model]) -> None:
     """After a bulk rewrite on PostgreSQL: reclaim the dead rows and refresh the planner's
     statistics, so that reads do not step over the old versions until autovacuum comes. Only

@@ -13,10 +13,11 @@ from django.db.models import Q
 
 from games.bulk import update_rows
 from scoring.models import HeadToHead, PlayerGame
-from scoring.stats.db import chunks, insert, marks
+from scoring.stats.db import chunks, delete, insert, marks
 from scoring.stats.facts import FACT_FIELDS, Fact
 
 COUNTS = ("games", "wins", "losses", "ties")
+_FIELDS = ("player", "opponent", "game_type", *COUNTS)  # as rows are inserted
 Pair = tuple[int, int, str]  # player, opponent, game type
 _PLAYER, _TEAM, _RANK = (FACT_FIELDS.index(f) for f in ("player_id", "team", "rank"))
 _KIND = FACT_FIELDS.index("game_type")
@@ -97,10 +98,9 @@ def head_to_head_change(changes: Changes) -> set[int]:
             made.append((*pair, games, wins, losses, ties))
         else:
             updated.append((pk, games, wins, losses, ties))
-    for chunk in chunks(gone):
-        HeadToHead.objects.filter(pk__in=chunk).delete()
+    delete(HeadToHead, gone)
     update_rows(HeadToHead, COUNTS, updated)
-    insert(HeadToHead, ("player", "opponent", "game_type", *COUNTS), made)
+    insert(HeadToHead, _FIELDS, made)
     return broken
 
 
@@ -120,7 +120,7 @@ def head_to_head_refresh(*, player_ids: Iterable[int]) -> None:
     # Rows, not objects: every pair of a club's players, per game type.
     insert(
         HeadToHead,
-        ("player", "opponent", "game_type", *COUNTS),
+        _FIELDS,
         (
             (p, o, game_type, g, int(w), int(lo), int(t))
             for (p, o, game_type), (g, w, lo, t) in pairs.items()

@@ -23,7 +23,7 @@ from openskill.models import PlackettLuce
 from games.bulk import update_rows
 from games.models import Player
 from scoring.models import PlayerGame, Rating, RatingHistory, RatingsPending
-from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, clubs_lock, insert
+from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, clubs_lock, delete, insert
 
 logger = logging.getLogger(__name__)
 
@@ -136,8 +136,7 @@ def take_pending(
     if limit is not None:
         pending = pending.select_for_update(skip_locked=True)[:limit]
     rows = list(pending.values_list("id", "game_type", "since", "club_id"))
-    for chunk in chunks([pk for pk, *_ in rows]):
-        RatingsPending.objects.filter(pk__in=chunk).delete()
+    delete(RatingsPending, [pk for pk, *_ in rows])
     return rows
 
 
@@ -270,11 +269,6 @@ def _write_history(rows: list[tuple[Any, ...]], kept: dict[tuple[int, int], int]
         insert(RatingHistory, HISTORY_FIELDS, inserts)
 
 
-def _delete_history(pks: list[int]) -> None:
-    for chunk in chunks(pks):
-        RatingHistory.objects.filter(pk__in=chunk).delete()
-
-
 def rated_game_types() -> list[str]:
     """Every game type with games, ratings or rating history."""
     found: set[str] = set()
@@ -330,7 +324,7 @@ def _recompute(game_type: str, since: datetime.date | None, clubs: Clubs) -> int
                 orphans.append(pk)
             else:
                 kept[(player_id, game_id)] = pk
-        _delete_history(orphans)
+        delete(RatingHistory, orphans)
     if since is None:
         affected |= set(ratings.values_list("player_id", flat=True))
     rows = _in_clubs(PlayerGame.objects.filter(game_type=game_type, game__isnull=False), clubs)
@@ -348,7 +342,7 @@ def _recompute(game_type: str, since: datetime.date | None, clubs: Clubs) -> int
             _write_history(batch, kept)
             batch = []
     _write_history(batch, kept)
-    _delete_history(list(kept.values()))  # games no longer rated
+    delete(RatingHistory, list(kept.values()))  # games no longer rated
 
     unrated = [p for p in affected if p not in state]
     for chunk in chunks(unrated):

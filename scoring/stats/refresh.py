@@ -18,6 +18,7 @@ from scoring.stats.db import (
     STATS_LOCK_KEY,
     chunks,
     clubs_lock,
+    delete,
     insert,
     vacuum,
 )
@@ -117,8 +118,7 @@ def _rewrite(
     per game type, the earliest date and the players whose rated games changed."""
     if not removed and not added:
         return
-    for chunk in chunks([pk for pk, _ in removed]):
-        PlayerGame.objects.filter(pk__in=chunk).delete()
+    delete(PlayerGame, [pk for pk, _ in removed])
     insert(PlayerGame, FACT_FIELDS, added)
     old = [fact for _, fact in removed]
     players.update(fact[_PLAYER] for fact in old)
