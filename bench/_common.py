@@ -78,7 +78,7 @@ def store_games(owner: Any, count: int, *, first_seed: int = 0) -> None:
     them (the statistics follow each chunk), in chunks of 1,000."""
     from django.db import transaction
 
-    from games import services
+    from games.records import services
     from scoring.engine.potdevin.simulate import simulate
 
     editions = services.EditionCache()
@@ -97,7 +97,7 @@ def store_games(owner: Any, count: int, *, first_seed: int = 0) -> None:
 
 def bench_club() -> Any:
     """The club the measured games are in: the one the migrations make."""
-    from games.models import Club
+    from games.records.models import Club
 
     return Club.objects.order_by("id").first()
 
@@ -141,7 +141,7 @@ def token_client(username: str, *, staff: bool = False) -> tuple[Any, Any]:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from games.models import Membership
+    from games.records.models import Membership
 
     user = get_user_model().objects.create_user(username, is_staff=staff)
     Membership.objects.create(club=bench_club(), user=user, role=Membership.Role.RECORDER)

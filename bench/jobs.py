@@ -34,8 +34,8 @@ def main() -> int:
     setup_django(database_url, CELERY_BROKER_URL=REDIS_URL)
     from django.contrib.auth import get_user_model
 
-    from games import adapters
-    from games.models import Edition, Game
+    from games.records import adapters
+    from games.records.models import Edition, Game
     from scoring import jobs, stats
     from scoring.engine.potdevin.decks import standard_layout
     from scoring.models import Job

@@ -1,5 +1,5 @@
-"""A game at the entry limit (``games.models.MAX_ENTRIES``), on a fresh SQLite database of its
-own: server time of every read of it, and of the writes that replay it, each p50 of 30.
+"""A game at the entry limit (``games.records.models.MAX_ENTRIES``), on a fresh SQLite database of
+its own: server time of every read of it, and of the writes that replay it, each p50 of 30.
 
 The game is the longest the rules allow to be real: Complots, whose rules do not bound the
 number of turns, two players stealing each other's coins with their captains turn after turn.
@@ -29,7 +29,7 @@ def longest_log(turns: int) -> dict[str, Any]:
 
 def main() -> int:
     setup_django(fresh_sqlite("bench-longest"), POTDEVIN_THROTTLE_WRITES="1000000/min")
-    from games.models import MAX_ENTRIES
+    from games.records.models import MAX_ENTRIES
 
     _, client = token_client("bench")
     log = longest_log(MAX_ENTRIES)

@@ -286,7 +286,7 @@ class Bench:
         return submitted, jobs_seconds, settled
 
     def load_rows(self, submitted: float, jobs_seconds: float, settled: float) -> None:
-        from games.models import Game
+        from games.records.models import Game
         from scoring.models import Job, JobItem
 
         stored = Game.objects.count()
@@ -576,7 +576,7 @@ def club_documents(
 
 
 def clubs_create(owner: Any, count: int) -> list[Any]:
-    from games.models import Club, Membership
+    from games.records.models import Club, Membership
 
     clubs = Club.objects.bulk_create(
         Club(name=f"Club {k:05d}", slug=f"scale-{k:05d}") for k in range(count)
@@ -588,7 +588,7 @@ def clubs_create(owner: Any, count: int) -> list[Any]:
 
 
 def reader_join(reader: Any, clubs: Sequence[Any]) -> None:
-    from games.models import Membership
+    from games.records.models import Membership
 
     Membership.objects.bulk_create(
         Membership(club=club, user=reader, role=Membership.Role.MEMBER) for club in clubs
@@ -599,7 +599,7 @@ def sample_players(clubs: Sequence[Any]) -> list[tuple[int, str]]:
     """The players whose reads are timed (id, club slug): the first SAMPLE_PLAYERS of each of
     ``clubs`` (the logs made them). The same players at every size: their clubs are full by
     the checkpoint, so only what the other clubs add around them grows."""
-    from games.models import Player
+    from games.records.models import Player
 
     sample: list[tuple[int, str]] = []
     for club in clubs:
@@ -618,7 +618,7 @@ def database_floor(database_url: str, games: int = FLOOR_GAMES) -> Row:
     everything: this much of it is the database's before any code runs."""
     import psycopg
 
-    from games.models import Game, GameEvent, Round, Seat
+    from games.records.models import Game, GameEvent, Round, Seat
     from scoring.models import JobItem, PlayerGame, RatingHistory
 
     shift = 10**9  # past every id here; the item's key (an int column) too
@@ -703,7 +703,7 @@ def plant_stale() -> list[int]:
     must rewrite them. Returns the games changed."""
     from django.db import connection, transaction
 
-    from games.models import Game, Seat
+    from games.records.models import Game, Seat
     from scoring import jobs, stats
 
     ids = list(
@@ -783,8 +783,8 @@ def exactly_once(job_id: int, stale_ids: list[int]) -> list[str]:
     replay (result, seats, statistics)."""
     from django.db.models import Count, F
 
-    from games import adapters
-    from games.models import Game, Seat
+    from games.records import adapters
+    from games.records.models import Game, Seat
     from scoring.jobs import job_progress
     from scoring.models import Job, JobItem, PlayerGame
 
@@ -842,7 +842,7 @@ def exactly_once(job_id: int, stale_ids: list[int]) -> list[str]:
 
 def subset_end(size: int) -> datetime.date:
     """The date up to which about ``size`` games were played (from the first day)."""
-    from games.models import Game
+    from games.records.models import Game
 
     dates = Game.objects.order_by("played_on").values_list("played_on", flat=True)
     return dates[size - 1]

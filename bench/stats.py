@@ -38,7 +38,7 @@ def store_complots_games(owner: Any, count: int, *, first_seed: int = 0) -> None
     from django.db import transaction
 
     from bench._common import PEOPLE, bench_club, settle
-    from games import services
+    from games.records import services
     from scoring.engine import get_engine
 
     simulate = get_engine("complots").info.simulate
@@ -69,7 +69,7 @@ def main() -> int:
     setup_django(database_url)
     import time
 
-    from games.models import Player
+    from games.records.models import Player
     from scoring import stats
 
     user, client = token_client("bench")

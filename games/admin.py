@@ -3,7 +3,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Club, Edition, Game, Invitation, Membership, Player, Round, Seat
+from games.records.models import Club, Edition, Game, Invitation, Membership, Player, Round, Seat
 
 
 class MembershipInline(admin.TabularInline):

@@ -5,7 +5,7 @@ from django.db.models.signals import post_migrate
 
 
 def _store_builtin_editions(sender: AppConfig, **kwargs: Any) -> None:
-    from games.services import editions_ensure_builtin
+    from games.records.services import editions_ensure_builtin
 
     editions_ensure_builtin()
 

@@ -6,6 +6,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "potdevin_site.settings")
 
 app = Celery("potdevin_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
-# Statistics keep their task apart from the batch jobs in scoring/tasks.py.
-app.autodiscover_tasks(related_name="stats_tasks")
+# The tasks live beside what they run: the batch jobs' and the statistics' follow-ups.
+app.autodiscover_tasks(["scoring.jobs", "scoring.stats"])

@@ -89,7 +89,7 @@ def user_language(request: HttpRequest) -> str | None:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    from games.models import UserSettings  # the app's model, loaded after settings
+    from games.records.models import UserSettings  # the app's model, loaded after settings
 
     language = UserSettings.objects.filter(user=user).values_list("language", flat=True).first()
     return supported(language)

@@ -1,7 +1,7 @@
 """Every answer under ``/api/`` is JSON with a ``code``, whatever went wrong and wherever: an
 error raised outside a DRF view (a middleware, the database gone before the view ran), a page
 Django renders itself (a bad host, a CSRF failure, a 404 with DEBUG on), a 500 with DEBUG on.
-DRF's own errors are shaped by ``potdevin_site.exceptions``; this catches the rest."""
+DRF's own errors are shaped by ``games.api.exceptions``; this catches the rest."""
 
 from __future__ import annotations
 

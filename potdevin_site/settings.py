@@ -164,17 +164,17 @@ REST_FRAMEWORK = {
         "potdevin_site.authentication.StrictTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["potdevin_site.permissions.SignedInOrPublicReads"],
-    "DEFAULT_PARSER_CLASSES": ["potdevin_site.parsers.LimitedJSONParser"],
+    "DEFAULT_PERMISSION_CLASSES": ["games.api.permissions.SignedInOrPublicReads"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.LimitedJSONParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "potdevin_site.pagination.CappedPagination",
-    "DEFAULT_THROTTLE_CLASSES": ["potdevin_site.permissions.WriteRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.permissions.WriteRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "writes": ENV.get("POTDEVIN_THROTTLE_WRITES", "600/min"),
         "signin": ENV.get("POTDEVIN_THROTTLE_SIGNIN", "20/min"),
         "invitations": ENV.get("POTDEVIN_THROTTLE_INVITATIONS", "20/min"),
     },
-    "EXCEPTION_HANDLER": "potdevin_site.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "games.api.exceptions.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -194,11 +194,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
-        "GameStatusEnum": "games.models.Game.Status",
+        "GameStatusEnum": "games.records.models.Game.Status",
         "JobStatusEnum": "scoring.models.jobs.Job.Status",
-        "GameEventActionEnum": "games.models.GameEvent.Action",
-        "ClubRoleEnum": "games.models.Membership.Role",
-        "InvitedRoleEnum": "games.clubs.INVITABLE_CHOICES",
+        "GameEventActionEnum": "games.records.models.GameEvent.Action",
+        "ClubRoleEnum": "games.records.models.Membership.Role",
+        "InvitedRoleEnum": "games.records.clubs.INVITABLE_CHOICES",
         # Complots' actions keep the name they had before the history's `action` came.
         "ActionEnum": "scoring.engine.complots.rules.ACTION_NAMES",
     },

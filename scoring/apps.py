@@ -7,7 +7,7 @@ class ScoringConfig(AppConfig):
     verbose_name = "Scoring"
 
     def ready(self) -> None:
-        from games import events
+        from games.records import events
         from scoring import jobs, stats
 
         # Statistics and ratings follow the games whose results change: records announce it

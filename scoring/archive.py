@@ -58,7 +58,7 @@ from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Model, Prefetch
 
-from games.models import (
+from games.records.models import (
     BoardGame,
     Club,
     Edition,

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.models import Club, Membership
+from games.records.models import Club, Membership
 
 PASSWORD = "a-long-test-password-42"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
-from games.models import Game
+from games.records import services
+from games.records.models import Game
 from tests.accounts import first_club
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.db import OperationalError
 from rest_framework.test import APIClient
 
-from scoring import selectors
+from scoring.stats import selectors
 from tests.accounts import make_user
 
 pytestmark = pytest.mark.django_db

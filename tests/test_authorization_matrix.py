@@ -48,8 +48,8 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import access, board_games, clubs, services
-from games.models import Club, Edition, Membership, Player
+from games.records import access, board_games, clubs, services
+from games.records.models import Club, Edition, Membership, Player
 from scoring import jobs
 from scoring.engine.potdevin.simulate import simulate
 

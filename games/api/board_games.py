@@ -1,6 +1,6 @@
 """The API of a club's named games (``/api/board-games/``) and of plays known by their final
 scores only (``POST /api/games/result/``, any game type). Shape only here; the services
-(``games.board_games``) and the generic scorer check the rest, with their own codes."""
+(``games.records.board_games``) and the generic scorer check the rest, with their own codes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 
-from games import access, board_games
+from games.api.permissions import ClubWrites
 from games.api.serializers import (
     KEY_SCHEMA,
     MAX_ID,
@@ -26,9 +26,9 @@ from games.api.serializers import (
     id_parameter,
     many,
 )
-from games.errors import RecordError
-from games.models import MAX_GAME_NAME_LENGTH, BoardGame, Club, Edition
-from potdevin_site.permissions import ClubWrites
+from games.records import access, board_games
+from games.records.errors import RecordError
+from games.records.models import MAX_GAME_NAME_LENGTH, BoardGame, Club, Edition
 from scoring.engine.other.rules import WIN_RULES
 
 BOARD_GAME_ID = id_parameter("The named game's id.")

@@ -20,9 +20,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import access, clubs, selectors
-from games.models import Club, Invitation, Membership, Player
-from potdevin_site.api_common import errors, id_parameter
+from games.api.common import errors, id_parameter
+from games.records import access, clubs, selectors
+from games.records.models import Club, Invitation, Membership, Player
 
 Can = access.Can
 Role = Membership.Role

@@ -15,9 +15,10 @@ from rest_framework.request import Request
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from games import access, exports
 from games.api.clubs import SLUG
 from games.api.serializers import errors
+from games.exchange import exports
+from games.records import access
 
 
 class NoNegotiation(BaseContentNegotiation):

@@ -1,7 +1,7 @@
 """Shapes of a file import over the API (``POST /api/imports/file/``): reading the upload, as a
 multipart form's ``file`` or as the raw body, within the size limit before the body is read
-whole; the answer of a dry run (``games.imports.plan_summary`` and ``plan_details``); a file a
-reader refuses as a 4xx with the reader's code."""
+whole; the answer of a dry run (``games.exchange.imports.plan_summary`` and ``plan_details``); a
+file a reader refuses as a 4xx with the reader's code."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.request import Request
 
-from games.formats.plays import FormatError
-from games.imports import BY_BGG, BY_NAME, BY_REF, CREATE, NEW, SKIP, UNCHANGED, UPDATE
+from games.exchange.formats.plays import FormatError
+from games.exchange.imports import BY_BGG, BY_NAME, BY_REF, CREATE, NEW, SKIP, UNCHANGED, UPDATE
 
 UPLOAD_FIELD = "file"
 

@@ -24,8 +24,8 @@ from games.api.serializers import (
     LogDocumentBaseSerializer,
     result_field,
 )
-from games.errors import GameConflict, RecordError
-from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
+from games.records.errors import GameConflict, RecordError
+from games.records.game_types import GamePlugin, UnknownGameType, plugin_for, plugins
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,10 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from games import exports, selectors
-from games.models import (
+from games.exchange import exports
+from games.records import selectors
+from games.records.game_types import game_types, plugin_for
+from games.records.models import (
     MAX_ENTRIES,
     MAX_LOCATION_LENGTH,
     MAX_NOTES_LENGTH,
@@ -32,8 +34,7 @@ from games.models import (
     PlaySource,
     Seat,
 )
-from games.names import MAX_NAME_LENGTH, BadName, player_name
-from games.plugins import game_types, plugin_for
+from games.records.names import MAX_NAME_LENGTH, BadName, player_name
 
 F = TypeVar("F", bound=serializers.Field)
 
@@ -46,8 +47,8 @@ _DATETIME = serializers.DateTimeField()
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 MAX_ID = 2**63 - 1  # the largest id a database stores (a larger one is not even looked up)
 
-# A player's name as ``games.names.player_name`` takes it: no control character (white space,
-# which becomes one space, aside), and something left once white space and invisible format
+# A player's name as ``games.records.names.player_name`` takes it: no control character (white
+# space, which becomes one space, aside), and something left once white space and invisible format
 # characters are removed; at most MAX_NAME_LENGTH characters (after normalisation: a longer
 # name with runs of spaces may pass).
 _NOT_CONTROL = r"[^\u0000-\u0008\u000e-\u001b\u007f-\u0084\u0086-\u009f]"
@@ -252,7 +253,8 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "name", "user", "created_at"]
         read_only_fields = ["id", "user", "created_at"]
         extra_kwargs = {
-            # Uniqueness is the service's (409); blank, spaces and length are games.names' rule.
+            # Uniqueness is the service's (409); blank, spaces and length are games.records.names'
+            # rule.
             "name": {"validators": [], "allow_blank": True, "trim_whitespace": False},
         }
 

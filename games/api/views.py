@@ -28,8 +28,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import access, board_games, selectors, services
 from games.api.board_games import ResultGameSerializer, result_examples
+from games.api.permissions import ClubWrites, StaffWrites
 from games.api.plugins import api_for, entry_appended, examples, one_of, shape
 from games.api.serializers import (
     CLUB_QUERY,
@@ -56,10 +56,10 @@ from games.api.serializers import (
     id_parameter,
     log_documents,
 )
-from games.errors import RecordError
-from games.models import Club, Edition, Game, Player
-from games.plugins import game_types, plugin_for, plugins
-from potdevin_site.permissions import ClubWrites, StaffWrites
+from games.records import access, board_games, selectors, services
+from games.records.errors import RecordError
+from games.records.game_types import game_types, plugin_for, plugins
+from games.records.models import Club, Edition, Game, Player
 
 __all__ = ["errors"]  # other apps' views document their errors with it
 

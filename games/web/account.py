@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
-from games.models import UserSettings
+from games.records.models import UserSettings
 from potdevin_site.language import supported
 
 

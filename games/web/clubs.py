@@ -20,11 +20,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
-from games import access, clubs, selectors
-from games.errors import Forbidden, RecordError
-from games.models import Club, Invitation, Membership, Player
+from games.api.permissions import page_rate
+from games.records import access, clubs, selectors
+from games.records.errors import Forbidden, RecordError
+from games.records.models import Club, Invitation, Membership, Player
 from games.web import present
-from potdevin_site.permissions import page_rate
 
 Can = access.Can
 SESSION_KEY = "club"

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from games.plugins import plugins
+from games.records.game_types import plugins
 
 
 @cache

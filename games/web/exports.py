@@ -8,7 +8,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_ratelimit.decorators import ratelimit
 
-from games import access, exports
+from games.exchange import exports
+from games.records import access
 
 
 def _rate(group: str, request: HttpRequest) -> str:

@@ -14,10 +14,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import selectors, services
-from games.errors import RecordError
-from games.models import MAX_LOCATION_LENGTH, MAX_NOTES_LENGTH, Edition, name_key
-from games.plugins import GamePlugin
+from games.records import selectors, services
+from games.records.errors import RecordError
+from games.records.game_types import GamePlugin
+from games.records.models import MAX_LOCATION_LENGTH, MAX_NOTES_LENGTH, Edition, name_key
 from games.web import present
 from scoring.engine import LogError
 

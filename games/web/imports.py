@@ -20,11 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
-from games import access, imports
 from games.api.imports import max_upload_bytes
-from games.errors import RecordError
-from games.formats.detect import read_play_file
-from games.formats.plays import FormatError
+from games.exchange import imports
+from games.exchange.formats.detect import read_play_file
+from games.exchange.formats.plays import FormatError
+from games.records import access
+from games.records.errors import RecordError
 from games.web import present
 from games.web.clubs import current_club
 from scoring import jobs
@@ -140,7 +141,7 @@ def imports_page(request: HttpRequest) -> HttpResponse:
 
 
 def _said(exc: LogError | RecordError) -> str:
-    from games.i18n import engine_message  # the reader's language
+    from games.records.i18n import engine_message  # the reader's language
 
     message = engine_message(exc) if isinstance(exc, LogError) else exc.message
     index = getattr(exc, "index", None)

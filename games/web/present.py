@@ -38,9 +38,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
-from games import adapters, selectors
-from games.models import Edition, Game
-from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
+from games.records import adapters, selectors
+from games.records.game_types import GamePlugin, UnknownGameType, plugin_for, plugins
+from games.records.models import Edition, Game
 from games.web import results
 
 # --- Games and their web parts --------------------------------------------------------------

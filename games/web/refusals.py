@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext, gettext_lazy
 
-from games.errors import RecordError
-from games.i18n import engine_message
-from games.plugins import UnknownGameType, plugin_for, plugins
+from games.records.errors import RecordError
+from games.records.game_types import UnknownGameType, plugin_for, plugins
+from games.records.i18n import engine_message
 from scoring.engine import LogError
 from scoring.engine.errors import Code, Seat
 

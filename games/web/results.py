@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.models import Game
+from games.records.models import Game
 
 TIEBREAK_WORDS = {
     "shared": gettext_lazy("place shared"),

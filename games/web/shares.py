@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
-from games.errors import RecordError
+from games.records import selectors, services
+from games.records.errors import RecordError
 from games.web import views
 
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 
-from games.plugins import plugins
+from games.records.game_types import plugins
 from games.web import account, clubs, exports, imports, shares, views
 
 app_name = "web"

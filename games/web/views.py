@@ -23,19 +23,20 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
-from games import access, exports, selectors, services
-from games.errors import RecordError
-from games.models import Club, Game
-from games.plugins import GamePlugin, UnknownGameType, plugin_for, plugins
+from games.api.permissions import may_change, page_rate
+from games.exchange import exports
+from games.records import access, selectors, services
+from games.records.errors import RecordError
+from games.records.game_types import GamePlugin, UnknownGameType, plugin_for, plugins
+from games.records.models import Club, Game
 from games.web import charts, present, refusals, results
 from games.web.clubs import current_club, recording_club
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
-from potdevin_site.permissions import may_change, page_rate
 from scoring import jobs
-from scoring import selectors as scoring_selectors
 from scoring.engine import LogError
 from scoring.jobs import selectors as job_selectors
 from scoring.models import Job
+from scoring.stats import selectors as scoring_selectors
 
 LEADERBOARD_SIZE = 10
 

@@ -18,20 +18,21 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import access, imports
 from games.api import imports as file_api
+from games.api.common import errors, id_parameter
 from games.api.serializers import (
     CLUB_QUERY,
     MAX_IMPORT_DOCUMENTS,
     import_request_schema,
     log_documents,
 )
-from games.errors import Forbidden
-from games.formats.detect import read_play_file
-from games.formats.plays import FormatError
-from games.models import Edition
-from games.plugins import game_types
-from potdevin_site.api_common import errors, id_parameter
+from games.exchange import imports
+from games.exchange.formats.detect import read_play_file
+from games.exchange.formats.plays import FormatError
+from games.records import access
+from games.records.errors import Forbidden
+from games.records.game_types import game_types
+from games.records.models import Edition
 from scoring import jobs
 from scoring.engine import get_engine
 from scoring.jobs import selectors as job_selectors

@@ -1,6 +1,6 @@
 """Statistics and ratings over the API, per game type (``?game_type=``, default pot-de-vin): a
 player's statistics, head-to-head and rating history, and the leaderboard. Reads of
-materialized rows (scoring.selectors); no write here.
+materialized rows (scoring.stats.selectors); no write here.
 
 A player's statistics have the figures every game has, then the game's own (its plugin's
 statistics module: ``scoring.stats.games``); the schema documents one body per game type."""
@@ -19,9 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import access
-from games.models import Player
-from potdevin_site.api_common import (
+from games.api.common import (
     MAX_ID,
     PlayerRefSerializer,
     errors,
@@ -29,8 +27,10 @@ from potdevin_site.api_common import (
     game_type_query,
     id_parameter,
 )
-from scoring import selectors
+from games.records import access
+from games.records.models import Player
 from scoring.models import HeadToHead, Rating, RatingHistory
+from scoring.stats import selectors
 from scoring.stats.games import game_stats, known_game_types
 
 PLAYER_ID = id_parameter("Player id.")

@@ -11,11 +11,12 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from games import adapters, events, imports
-from games import services as game_services
-from games.errors import RecordError
-from games.formats.plays import PlayFile
-from games.models import Edition, Game
+from games.exchange import imports
+from games.exchange.formats.plays import PlayFile
+from games.records import adapters, events
+from games.records import services as game_services
+from games.records.errors import RecordError
+from games.records.models import Edition, Game
 from scoring.engine import LogError
 from scoring.jobs import services
 from scoring.jobs.writes import (
@@ -169,9 +170,9 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
 
 
 def _import_plays_batch(job: Job, keys: Sequence[int]) -> int:
-    """Import these plays of the job (``games.imports``), each alone: a play the records refuse
-    is rolled back to before it and reported with its reason; the others are stored. Locks the
-    plays first, like ``import_batch``, so a copy of the batch finds them done."""
+    """Import these plays of the job (``games.exchange.imports``), each alone: a play the records
+    refuse is rolled back to before it and reported with its reason; the others are stored. Locks
+    the plays first, like ``import_batch``, so a copy of the batch finds them done."""
     with transaction.atomic():
         inputs = _locked_inputs(job, keys)
         done = set(JobItem.objects.filter(job=job, key__in=keys).values_list("key", flat=True))

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from games import access
-from games.imports import PLAYS_INPUT
-from games.models import Club, Edition, Game
+from games.exchange.imports import PLAYS_INPUT
+from games.records import access
+from games.records.models import Club, Edition, Game
 from scoring.models import Job, JobItem
 
 
@@ -87,9 +87,9 @@ def _params_shown(job: Job) -> dict[str, Any]:
 
 def plays_report(job: Job, failures: list[dict[str, Any]]) -> dict[str, Any]:
     """What an import of another app's plays did so far, in the shape of a direct import's
-    summary (``games.imports.plan_summary``): games created, updated and left unchanged counted
-    from the plays done; players, named games and locations created or matched as planned when
-    the job started; every play skipped (by the reader, or refused at the import) and why; the
+    summary (``games.exchange.imports.plan_summary``): games created, updated and left unchanged
+    counted from the plays done; players, named games and locations created or matched as planned
+    when the job started; every play skipped (by the reader, or refused at the import) and why; the
     problems the plan met."""
     plan = job.params.get("plan") or {}
     if job.status == Job.Status.PLANNED:

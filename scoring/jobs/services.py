@@ -14,12 +14,12 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import imports
-from games import services as game_services
-from games.errors import RecordError
-from games.formats.plays import PlayFile
-from games.models import Club, Edition
-from potdevin_site.memory import collector_paused
+from games.exchange import imports
+from games.exchange.formats.plays import PlayFile
+from games.records import services as game_services
+from games.records.errors import RecordError
+from games.records.memory import collector_paused
+from games.records.models import Club, Edition
 from scoring.jobs.selectors import rescore_games
 from scoring.jobs.writes import Item
 from scoring.models import Job, JobInput, JobItem, JobKeys
@@ -54,7 +54,7 @@ class CannotResume(Exception):
 def _enqueue(job: Job, keys: Sequence[int]) -> None:
     """Send the batches once the job row is committed (a worker must be able to read it).
     Raises ``QueueUnavailable`` when the broker cannot be reached."""
-    from scoring import tasks
+    from scoring.jobs import tasks
 
     task = tasks.rescore_batch if job.kind == Job.Kind.RESCORE else tasks.import_batch
     batches = chunks(keys, batch_size())
@@ -134,8 +134,9 @@ def import_start(
     are stored. Each goes through the gate of stored JSON before it is stored
     (``log_document_clean``): one it refuses refuses the whole request (``RecordError`` with
     its index), nothing stored. ``plan``, what the import would do
-    (``games.imports.logs_plan``), is kept with the job; ``confirmed=False`` leaves it planned
-    until ``import_confirm``, an earlier planned job of the same person in the club dropped."""
+    (``games.exchange.imports.logs_plan``), is kept with the job; ``confirmed=False`` leaves it
+    planned until ``import_confirm``, an earlier planned job of the same person in the club
+    dropped."""
     # The documents' copies stay alive until stored: the collector would find no garbage.
     with collector_paused():
         cleaned = []
@@ -192,8 +193,8 @@ def import_plays_start(
     confirmed: bool = True,
 ) -> Job:
     """Import the plays of another app's file into ``club`` in the background
-    (``games.imports``): each play stands alone, a play the records refuse is reported with its
-    reason and the others are stored. The plan made now (what would be created, matched,
+    (``games.exchange.imports``): each play stands alone, a play the records refuse is reported with
+    its reason and the others are stored. The plan made now (what would be created, matched,
     updated, left unchanged or skipped) is kept with the job (``params["plan"]``), the plays in
     its inputs. ``confirmed=False`` leaves the job planned: nothing runs until
     ``import_confirm``. An earlier planned job of the same person in the club is dropped."""

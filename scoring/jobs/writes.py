@@ -13,8 +13,8 @@ import psycopg
 from django.db import connection
 from django.db.models import Model
 
-from games.bulk import update_rows
-from games.models import Game, Seat
+from games.records.bulk import update_rows
+from games.records.models import Game, Seat
 from scoring.models import JobItem
 from scoring.stats.db import insert
 
@@ -69,7 +69,7 @@ def store_results(games: Sequence[GameWrite]) -> None:
 
 
 def store_seat_scores(seats: Sequence[SeatWrite]) -> None:
-    """UPDATE each seat's score and rank (``games.bulk.update_rows``: on PostgreSQL one
+    """UPDATE each seat's score and rank (``games.records.bulk.update_rows``: on PostgreSQL one
     statement over arrays, since a batch has hundreds of seats)."""
     update_rows(Seat, ("score", "rank"), seats)
 

@@ -98,8 +98,8 @@ class JobItem(models.Model):
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     ok = models.BooleanField()
-    # A play of another app's file: what its import did (``games.imports``: created, updated,
-    # unchanged or skipped). A re-scored game: ``unchanged`` (nothing written), ``changed``
+    # A play of another app's file: what its import did (``games.exchange.imports``: created,
+    # updated, unchanged or skipped). A re-scored game: ``unchanged`` (nothing written), ``changed``
     # (its result rewritten) or ``winners_changed`` (and its winners differ). Blank otherwise.
     outcome = models.CharField(max_length=16, blank=True)
     error = models.JSONField(null=True, blank=True)  # {"code", "message", "round", "seat"}

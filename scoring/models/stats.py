@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from games.models import Game, Player
+from games.records.models import Game, Player
 
 BUCKET_ALL = "all"
 BUCKET_INDIVIDUAL = "individual"

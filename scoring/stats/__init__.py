@@ -2,7 +2,7 @@
 lookups.
 
 Code that changes a game's finished result announces it inside its own transaction
-(``games.events.results_changed``, to which ``scoring.apps`` subscribes
+(``games.records.events.results_changed``, to which ``scoring.apps`` subscribes
 ``game_results_changed``): finish, reopen, scorepad entry, import, re-score, date change,
 delete. That rewrites the game's ``PlayerGame`` rows from ``game.result``, refreshes the
 aggregates of the players whose rows changed (GROUP BY in the database, one ordered pass for

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
-from games import bulk
+from games.records import bulk
 
 CHUNK = 500  # ids per IN (...) list: well under SQLite's limit on query parameters
 BATCH = 2000  # rows per bulk insert
@@ -61,8 +61,8 @@ def as_date(value: Any) -> datetime.date:
 
 def insert(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     """Insert many rows: with COPY on PostgreSQL, one prepared statement on SQLite
-    (``games.bulk.insert_rows``). Far faster than ``bulk_create`` for the thousands of rows of
-    an import or a ratings recompute. JSON columns take plain Python values."""
+    (``games.records.bulk.insert_rows``). Far faster than ``bulk_create`` for the thousands of rows
+    of an import or a ratings recompute. JSON columns take plain Python values."""
     bulk.insert_rows(model, fields, rows)
 
 

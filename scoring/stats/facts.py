@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import connection
 
-from games.models import Game, Seat
+from games.records.models import Game, Seat
 from scoring.stats.db import as_date, chunks, marks
 from scoring.stats.games import GameStats, Tally, game_stats, is_known, stats_key
 

@@ -5,7 +5,8 @@ game. What a game adds comes from two places:
 
 - its engine's ``info.stats`` (``scoring.engine.base.StatDef``): numbers read at a path of each
   seat's entry in the result, summed over a player's games;
-- its plugin's statistics module, ``games.plugins.plugin_for(game_type).part("stats")``, which
+- its plugin's statistics module, ``games.records.game_types.plugin_for(game_type).part("stats")``,
+which
   may export (all optional; a game without the module has the defaults):
 
   ``PATHS``: ``{name: path}``, further values to read from each seat's entry (integers or
@@ -36,7 +37,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from games.plugins import UnknownGameType, default_game_type, plugin_for
+from games.records.game_types import UnknownGameType, default_game_type, plugin_for
 from scoring.engine import ENGINES, get_engine
 from scoring.engine.base import StatDef
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from django.db import connection
 from django.db.models import Q
 
-from games.bulk import update_rows
+from games.records.bulk import update_rows
 from scoring.models import HeadToHead, PlayerGame
 from scoring.stats.db import chunks, delete, insert, marks
 from scoring.stats.facts import FACT_FIELDS, Fact

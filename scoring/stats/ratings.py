@@ -20,8 +20,8 @@ from django.db import transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
-from games.bulk import update_rows
-from games.models import Player
+from games.records.bulk import update_rows
+from games.records.models import Player
 from scoring.models import PlayerGame, Rating, RatingHistory, RatingsPending
 from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, clubs_lock, delete, insert
 
@@ -118,7 +118,7 @@ def ratings_catch_up() -> int:
 
 
 def _queue_catch_up() -> None:
-    from scoring.stats_tasks import ratings_catch_up_task
+    from scoring.stats.tasks import ratings_catch_up_task
 
     try:
         ratings_catch_up_task.delay()

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 
-from games.models import Game, Player
+from games.records.models import Game, Player
 from scoring.models import HeadToHead, Job, PlayerGame, PlayerStats, Rating, RatingHistory
 from scoring.stats.aggregates import player_stats_refresh
 from scoring.stats.db import (
@@ -35,8 +35,8 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
     the transaction that changed the games, after the change; ratings follow after commit, for
     each game type (and club) whose rated games changed, from the earliest date changed.
 
-    Registered with ``games.events.on_results_changed`` (scoring.apps), so record services
-    reach it through ``games.events.results_changed``. The games' rows are compared and
+    Registered with ``games.records.events.on_results_changed`` (scoring.apps), so record services
+    reach it through ``games.records.events.results_changed``. The games' rows are compared and
     rewritten a chunk at a time (memory stays flat at any count); each affected player is then
     refreshed once per call, so a batch should be one call. Refreshes of the same club queue
     on its lock (PostgreSQL) until the transaction ends, those of other clubs run side by side
@@ -175,7 +175,7 @@ def job_games_changed(job: Job, game_ids: list[int]) -> None:
     if len(game_ids) <= FOLLOW_UP_PART:
         game_results_changed(game_ids=game_ids)
         return
-    from scoring.stats_tasks import stats_follow_up_task
+    from scoring.stats.tasks import stats_follow_up_task
 
     for part in club_parts(game_ids, FOLLOW_UP_PART):
         try:

@@ -17,8 +17,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from games import services
-from games.models import Edition, Game, Player, Round, Seat
+from games.records import services
+from games.records.models import Edition, Game, Player, Round, Seat
 from scoring.engine.potdevin.cards import GUILDS
 from tests.accounts import first_club
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.models import Game, Player, Round
+from games.records.models import Game, Player, Round
 from tests.accounts import PASSWORD, first_club
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Player
+from games.records.models import Player
 from scoring.engine.potdevin.simulate import simulate
 
 pytestmark = pytest.mark.django_db

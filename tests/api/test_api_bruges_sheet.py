@@ -14,11 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
-from games.models import Edition, Game, Player
-from scoring import jobs, selectors, tasks
+from games.records import services
+from games.records.models import Edition, Game, Player
+from scoring import jobs
 from scoring.engine.bruges import ENGINE
+from scoring.jobs import tasks
 from scoring.models import Job, PlayerGame
+from scoring.stats import selectors
 from tests.accounts import first_club
 from tests.api.test_api_bruges import (
     LAURELS_4,

@@ -21,8 +21,8 @@ from openskill.models import PlackettLuce
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import clubs, services
-from games.models import Club, Game, Player, Seat
+from games.records import clubs, services
+from games.records.models import Club, Game, Player, Seat
 from scoring.engine import get_engine
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from tests.accounts import make_user

@@ -18,8 +18,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import clubs, services
-from games.models import Club, Game, GameEvent, Invitation, Membership, Player, Round, Seat
+from games.records import clubs, services
+from games.records.models import Club, Game, GameEvent, Invitation, Membership, Player, Round, Seat
 from scoring.models import HeadToHead, PlayerGame, PlayerStats, Rating, RatingHistory
 from tests.accounts import PASSWORD, first_club, make_user
 from tests.scoring.stats_builders import tableau

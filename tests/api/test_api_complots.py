@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Game, Player, Round, Seat
+from games.records.models import Game, Player, Round, Seat
 from scoring.engine.complots.simulate import simulate
 from tests.scoring.engine.complots import reference
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import adapters
 from games.api.plugins import api_for
-from games.models import Game, Player, Round
+from games.records import adapters
+from games.records.models import Game, Player, Round
 from scoring.engine.complots.simulate import simulate
 from tests.api.test_api_complots import assert_error
 from tests.scoring.engine.complots import reference

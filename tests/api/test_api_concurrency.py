@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from games.models import Game, Round
+from games.records.models import Game, Round
 
 RACES = 5
 CARDS = [f"{c}{v}" for c in "APEU" for v in range(1, 14)]

@@ -8,8 +8,8 @@ import datetime
 import pytest
 from rest_framework.authtoken.models import Token
 
-from games import services
-from games.models import Edition, Game, Player, Round, Seat
+from games.records import services
+from games.records.models import Edition, Game, Player, Round, Seat
 from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
 from tests.accounts import first_club

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Game, GameEvent
+from games.records import services
+from games.records.models import Game, GameEvent
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from tests.accounts import first_club
 from tests.api.conftest import ROUND_1, ROUND_2, GameFactory

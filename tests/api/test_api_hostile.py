@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Club, Edition, Game, Membership, Player, Round
-from scoring import jobs, tasks
+from games.records import services
+from games.records.models import Club, Edition, Game, Membership, Player, Round
+from scoring import jobs
 from scoring.engine import get_engine
+from scoring.jobs import tasks
 from scoring.models import Job, JobInput
 from tests.scoring.engine.bruges.logs import WORKED_EXAMPLE_ROUND
 

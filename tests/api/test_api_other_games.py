@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
-from games.errors import GameConflict
-from games.models import BoardGame, Club, Game, GameEvent, Membership, Player
+from games.records import services
+from games.records.errors import GameConflict
+from games.records.models import BoardGame, Club, Game, GameEvent, Membership, Player
 from tests.accounts import first_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -416,7 +416,7 @@ def test_game_types_list_other(api: APIClient) -> None:
 def test_a_club_deleted_takes_its_named_games_and_their_plays(
     api: APIClient, carcassonne: dict[str, Any]
 ) -> None:
-    from games import clubs
+    from games.records import clubs
 
     body = {
         "game_type": "other",

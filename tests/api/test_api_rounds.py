@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Game, Player, Round, Seat
+from games.records.models import Game, Player, Round, Seat
 from scoring.engine import get_engine
 from scoring.engine.potdevin.simulate import simulate
 

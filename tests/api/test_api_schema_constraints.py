@@ -14,8 +14,8 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 from games.api.serializers import MAX_ID, NAME_SCHEMA
-from games.models import MAX_ENTRIES
-from games.names import BadName, player_name
+from games.records.models import MAX_ENTRIES
+from games.records.names import BadName, player_name
 from scoring.engine.potdevin.cards import CARD_NAMES
 
 SCHEMA = SchemaGenerator().get_schema(request=None, public=True)

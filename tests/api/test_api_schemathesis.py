@@ -32,8 +32,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games import services
-from games.models import Edition, Game, Player, Round, Seat
+from games.records import services
+from games.records.models import Edition, Game, Player, Round, Seat
 from potdevin_site.wsgi import application
 from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate

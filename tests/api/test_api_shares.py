@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import GameShare
+from games.records.models import GameShare
 from tests.api.conftest import GameFactory
 
 pytestmark = pytest.mark.django_db

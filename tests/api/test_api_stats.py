@@ -11,8 +11,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
-from games.models import Game, Player
-from scoring import selectors
+from games.records.models import Game, Player
 from scoring.api.stats import (
     HeadToHeadSerializer,
     LeaderboardEntrySerializer,
@@ -20,6 +19,7 @@ from scoring.api.stats import (
     player_stats_serializer,
 )
 from scoring.models import Rating
+from scoring.stats import selectors
 from tests.accounts import first_club
 from tests.scoring import stats_builders as B
 

@@ -16,7 +16,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from games.models import Edition, Game, Membership
+from games.records.models import Edition, Game, Membership
 from tests.accounts import first_club
 
 README = Path(__file__).resolve().parents[2] / "README.md"

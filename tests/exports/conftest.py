@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games import clubs, services
-from games.models import Club, Game, Membership
+from games.records import clubs, services
+from games.records.models import Club, Game, Membership
 from scoring.engine import get_engine
 from tests.accounts import make_user
 

@@ -15,10 +15,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from games import board_games, exports, imports, services
-from games.formats import bgstats
-from games.formats.plays import ForeignPlay
-from games.models import BoardGame, Game, Player, PlaySource
+from games.exchange import exports, imports
+from games.exchange.formats import bgstats
+from games.exchange.formats.plays import ForeignPlay
+from games.records import board_games, services
+from games.records.models import BoardGame, Game, Player, PlaySource
 from tests.exports.conftest import simulated
 
 NAMESPACE = uuid.UUID("a3d61d93-fa69-4ba4-82e3-3322b1e39c66")  # the export's, written again

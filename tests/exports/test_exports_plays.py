@@ -1,4 +1,4 @@
-"""A club's finished games as plays for BG Stats (``games.exports``): what each game type
+"""A club's finished games as plays for BG Stats (``games.exchange.exports``): what each game type
 becomes, the ids that stay the same from one export to the next (and the app's own ids for what
 came from it), and a read in a few queries whatever the number of games."""
 
@@ -13,8 +13,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import exports, services
-from games.models import Game, Player, PlaySource, Seat, SourceRef
+from games.exchange import exports
+from games.records import services
+from games.records.models import Game, Player, PlaySource, Seat, SourceRef
 from tests.exports.conftest import simulated
 
 # The namespace of the export's uuids, written out again: a uuid made here must be the one a

@@ -16,8 +16,9 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import exports, services
-from games.models import Game, Membership
+from games.exchange import exports
+from games.records import services
+from games.records.models import Game, Membership
 from tests.accounts import make_user
 from tests.exports.conftest import simulated
 

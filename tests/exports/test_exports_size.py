@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import board_games, exports
-from games.models import Game, Player, Seat
+from games.exchange import exports
+from games.records import board_games
+from games.records.models import Game, Player, Seat
 
 GAMES = 10_000
 PLAYERS = 12

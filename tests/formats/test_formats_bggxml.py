@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games.formats import bggxml
-from games.formats.detect import read_play_file
-from games.formats.plays import (
+from games.exchange.formats import bggxml
+from games.exchange.formats.detect import read_play_file
+from games.exchange.formats.plays import (
     ForeignGame,
     ForeignPlay,
     ForeignPlayer,

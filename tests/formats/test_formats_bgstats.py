@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games.formats import bgstats
-from games.formats.detect import read_play_file
-from games.formats.plays import (
+from games.exchange.formats import bgstats
+from games.exchange.formats.detect import read_play_file
+from games.exchange.formats.plays import (
     ForeignGame,
     ForeignPlay,
     ForeignPlayer,

@@ -10,9 +10,9 @@ import uuid
 from dataclasses import replace
 from pathlib import Path
 
-from games.formats import bgstats
-from games.formats.detect import read_play_file
-from games.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer, PlayFile
+from games.exchange.formats import bgstats
+from games.exchange.formats.detect import read_play_file
+from games.exchange.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer, PlayFile
 
 FILES = Path(__file__).parent / "files"
 MODIFIED = datetime.datetime(2024, 1, 2, 3, 4, 5)

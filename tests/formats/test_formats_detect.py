@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.formats import detect
-from games.formats.detect import MAX_FILE_BYTES, read_play_file
-from games.formats.plays import FormatError, PlayFile
+from games.exchange.formats import detect
+from games.exchange.formats.detect import MAX_FILE_BYTES, read_play_file
+from games.exchange.formats.plays import FormatError, PlayFile
 
 FILES = Path(__file__).parent / "files"
 EXPORT = (FILES / "BGStatsExport.json").read_bytes()

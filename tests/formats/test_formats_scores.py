@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.formats.scores import MAX_SCORE, ParsedScore, parse_score
+from games.exchange.formats.scores import MAX_SCORE, ParsedScore, parse_score
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
-from games.models import Edition, Game
+from games.records import services
+from games.records.models import Edition, Game
 from tests.accounts import first_club
 
 COMPLOTS = "complots"

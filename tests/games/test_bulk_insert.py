@@ -1,5 +1,5 @@
-"""``games.bulk``: ``bulk_insert`` stores what ``bulk_create`` stores and sets the ids, on every
-database (COPY on PostgreSQL, ``bulk_create`` itself elsewhere); ``insert_rows`` writes plain
+"""``games.records.bulk``: ``bulk_insert`` stores what ``bulk_create`` stores and sets the ids, on
+every database (COPY on PostgreSQL, ``bulk_create`` itself elsewhere); ``insert_rows`` writes plain
 rows."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import JSONField, Model, Value
 from django.utils import timezone
 
-from games import bulk, services
-from games.models import Edition, Game, GameEvent, Player, Round, Seat
+from games.records import bulk, services
+from games.records.models import Edition, Game, GameEvent, Player, Round, Seat
 from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db

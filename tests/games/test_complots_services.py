@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from games import events, services
-from games.errors import GameConflict, RecordError
-from games.models import Edition, Game, Player, Round, Seat
+from games.records import events, services
+from games.records.errors import GameConflict, RecordError
+from games.records.models import Edition, Game, Player, Round, Seat
 from scoring.engine import LogError, get_engine
 from scoring.engine.complots.simulate import simulate
 from scoring.engine.potdevin.simulate import simulate as simulate_pot_de_vin

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
-from games.models import Game, Round
-from games.plugins import game_types, plugin_for
+from games.records import services
+from games.records.game_types import game_types, plugin_for
+from games.records.models import Game, Round
 from scoring.engine import LogError
 from tests.accounts import first_club
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.errors import GameConflict, RecordError
-from games.models import Edition, Game, Player, Round, Seat
+from games.records import services
+from games.records.errors import GameConflict, RecordError
+from games.records.models import Edition, Game, Player, Round, Seat
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Game, GameEvent, Round
+from games.records import services
+from games.records.models import Game, GameEvent, Round
 from scoring.engine import ENGINES
 from tests.accounts import first_club
 from tests.games.migrations import migrate

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Edition, Game
-from games.models import name_key as current_name_key
+from games.records import services
+from games.records.models import Edition, Game
+from games.records.models import name_key as current_name_key
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin.simulate import simulate
 from tests.games.migrations import latest, migrate

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import services
-from games.models import Game, Player, Round
+from games.records import services
+from games.records.models import Game, Player, Round
 from scoring.engine import ENGINES
 from tests.accounts import first_club
 from tests.games.migrations import latest, migrate

@@ -3,7 +3,7 @@
 import pytest
 from django.db import connection
 
-from games.models import Game
+from games.records.models import Game
 
 pytestmark = pytest.mark.django_db
 

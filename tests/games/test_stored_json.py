@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games import stored_json
-from games.models import MAX_ENTRIES, Player
-from games.names import KEY_GROWTH, MAX_NAME_LENGTH, BadName, player_name
-from games.stored_json import JsonRefused, Limits, check, log_schema, prune
+from games.records import stored_json
+from games.records.models import MAX_ENTRIES, Player
+from games.records.names import KEY_GROWTH, MAX_NAME_LENGTH, BadName, player_name
+from games.records.stored_json import JsonRefused, Limits, check, log_schema, prune
 from scoring.engine import ENGINES, GameEngine
 from tests.accounts import first_club
 
@@ -310,9 +310,9 @@ def _bruges_log_with_a_gain() -> tuple[dict[str, Any], dict[str, Any]]:
 def test_a_result_no_database_or_client_holds_is_refused(
     django_user_model: Any, key: str, value: int, reason: str
 ) -> None:
-    from games import services
-    from games.errors import RecordError
-    from games.models import Game
+    from games.records import services
+    from games.records.errors import RecordError
+    from games.records.models import Game
 
     owner = django_user_model.objects.create_user("owner")
     log, gain = _bruges_log_with_a_gain()

@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import UserSettings
+from games.records import services
+from games.records.models import UserSettings
 from tests.records import complots_game
 
 pytestmark = pytest.mark.django_db
@@ -321,7 +321,7 @@ def test_an_engine_refusal_in_each_language(
 ) -> None:
     from django.utils import translation
 
-    from games.i18n import engine_message
+    from games.records.i18n import engine_message
     from games.web import refusals
 
     exc = complots_refused(turn)
@@ -334,7 +334,7 @@ def test_no_two_games_word_one_code_differently() -> None:
     """The API words a bare code with every game's refusal words together."""
     from django.utils import translation
 
-    from games.plugins import plugins
+    from games.records.game_types import plugins
     from games.web import refusals
 
     for language, _name in settings.LANGUAGES:

@@ -23,8 +23,8 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 from django.utils import translation
 
-from games import access, clubs, services
-from games.models import (
+from games.records import access, clubs, services
+from games.records.models import (
     BoardGame,
     Club,
     Edition,

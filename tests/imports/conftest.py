@@ -1,5 +1,5 @@
-"""Factories of the import tests: plays as the readers hand them over (``games.formats.plays``),
-built by hand, and who imports them."""
+"""Factories of the import tests: plays as the readers hand them over
+(``games.exchange.formats.plays``), built by hand, and who imports them."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer, Problem
-from games.models import Club, Edition
+from games.exchange.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer, Problem
+from games.records import services
+from games.records.models import Club, Edition
 from tests.accounts import first_club, make_user
 
 COUP = ForeignGame(ref="g-coup", name="Coup", bgg_id=131357, win="manual")

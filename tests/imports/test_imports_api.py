@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Club, Game, PlaySource
-from scoring import jobs, tasks
+from games.records.models import Club, Game, PlaySource
+from scoring import jobs
 from scoring.engine.complots.simulate import simulate as simulate_complots
+from scoring.jobs import tasks
 from tests.accounts import make_user
 from tests.imports.test_imports_plan import every_table
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.models import Club, Game, Player
+from games.records.models import Club, Game, Player
 from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate as simulate_potdevin
 from tests.accounts import make_user

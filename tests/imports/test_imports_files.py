@@ -16,9 +16,18 @@ from typing import Any
 
 import pytest
 
-from games import imports
-from games.formats.detect import read_play_file
-from games.models import BoardGame, Club, Game, GameEvent, Player, PlaySource, Seat, SourceRef
+from games.exchange import imports
+from games.exchange.formats.detect import read_play_file
+from games.records.models import (
+    BoardGame,
+    Club,
+    Game,
+    GameEvent,
+    Player,
+    PlaySource,
+    Seat,
+    SourceRef,
+)
 from scoring.models import PlayerStats, Rating
 from scoring.stats.games import stats_key
 

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from games import board_games
-from games.errors import RecordError
-from games.formats.plays import PlayFile, Skipped
-from games.models import Game, Player
-from scoring import jobs, tasks
+from games.exchange.formats.plays import PlayFile, Skipped
+from games.records import board_games
+from games.records.errors import RecordError
+from games.records.models import Game, Player
+from scoring import jobs
+from scoring.jobs import tasks
 from scoring.models import Job, JobInput, JobItem
 from tests.imports.conftest import AZUL, COUP, play, seat
 
@@ -52,7 +53,7 @@ def test_each_play_stands_alone_and_the_report_says_every_skip(
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from games import services
+    from games.records import services
 
     real = services.scorepad_game_create
 

@@ -1,4 +1,4 @@
-"""The import's matching and its plan (``games.imports``), from plays built by hand as the
+"""The import's matching and its plan (``games.exchange.imports``), from plays built by hand as the
 readers hand them over: our games by BoardGameGeek id (Pot de Vin by name), named games, players
 and locations by the app's ids then by name, seats with no person, and what a dry run says
 without writing anything."""
@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from django.apps import apps
 
-from games import imports
-from games.formats.plays import ForeignGame, PlayFile, Problem, Skipped
-from games.models import BoardGame, Club, Game, Player, SourceRef
+from games.exchange import imports
+from games.exchange.formats.plays import ForeignGame, PlayFile, Problem, Skipped
+from games.records.models import BoardGame, Club, Game, Player, SourceRef
 from tests.imports.conftest import AZUL, COUP, GOLF, POT_DE_VIN, play, seat
 
 pytestmark = pytest.mark.django_db

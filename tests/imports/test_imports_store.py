@@ -1,5 +1,5 @@
-"""Storing another app's plays (``games.imports.plays_store``): all or nothing, once per play
-(a second import changes nothing), a play edited in the app updating its game in place, and the
+"""Storing another app's plays (``games.exchange.imports.plays_store``): all or nothing, once per
+play (a second import changes nothing), a play edited in the app updating its game in place, and the
 statistics and ratings of what was imported, counted by hand."""
 
 from __future__ import annotations
@@ -10,10 +10,20 @@ from typing import Any
 
 import pytest
 
-from games import board_games, imports
-from games.errors import RecordError
-from games.formats.plays import PlayFile
-from games.models import BoardGame, Club, Game, GameEvent, Player, PlaySource, Seat, SourceRef
+from games.exchange import imports
+from games.exchange.formats.plays import PlayFile
+from games.records import board_games
+from games.records.errors import RecordError
+from games.records.models import (
+    BoardGame,
+    Club,
+    Game,
+    GameEvent,
+    Player,
+    PlaySource,
+    Seat,
+    SourceRef,
+)
 from scoring.models import PlayerGame, PlayerStats, Rating
 from scoring.stats.games import stats_key
 from tests.imports.conftest import AZUL, COUP, GOLF, play, seat
@@ -261,7 +271,7 @@ def test_the_apps_ids_are_learnt_so_a_renamed_player_stays_the_same(
 
 
 def test_statistics_follow_an_import_once_not_once_per_play(club: Club, recorder: Any) -> None:
-    from games import events
+    from games.records import events
 
     calls: list[list[int]] = []
 

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.models import Club, Game, Player, PlaySource
-from scoring import jobs, tasks
+from games.records.models import Club, Game, Player, PlaySource
+from scoring import jobs
+from scoring.jobs import tasks
 from scoring.models import Job
 from tests.accounts import make_user
 from tests.imports.test_imports_plan import every_table

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from games import events, services
-from games.models import Game, Seat
+from games.records import events, services
+from games.records.models import Game, Seat
 from scoring.engine import get_engine
 from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
@@ -107,7 +107,7 @@ def complots_result(
 ) -> Game:
     """A finished Complots game stored from a hand-written result (complots-result/1): per seat
     its ``rank`` and the K4 counts given (the others 0). Made as rows, as an import would store
-    them, then announced as services do (``games.events.results_changed``)."""
+    them, then announced as services do (``games.records.events.results_changed``)."""
     players = services.players_resolve(club=first_club(), refs=list(names), created_by=owner)
     entries = [
         {

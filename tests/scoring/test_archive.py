@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games import board_games, services
-from games.models import (
+from games.records import board_games, services
+from games.records.models import (
     BoardGame,
     Club,
     Edition,
@@ -33,8 +33,9 @@ from games.models import (
     SourceRef,
     UserSettings,
 )
-from scoring import jobs, stats, tasks
+from scoring import jobs, stats
 from scoring.engine.potdevin.decks import standard_layout
+from scoring.jobs import tasks
 from scoring.models import HeadToHead, Job, JobItem, PlayerStats, Rating, RatingHistory
 from tests.accounts import first_club, make_user
 

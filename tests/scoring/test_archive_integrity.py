@@ -21,8 +21,8 @@ from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 from django.db.models import ForeignKey, Model
 
-from games import clubs, services
-from games.models import (
+from games.records import clubs, services
+from games.records.models import (
     BoardGame,
     Club,
     Edition,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.models import Game
+from games.records.models import Game
 from tests.scoring.engine.complots import reference as complots_reference
 from tests.scoring.engine.golden import golden_files, load
 

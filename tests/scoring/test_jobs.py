@@ -13,14 +13,15 @@ from django.db import connection, transaction
 from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Edition, Game, Round, Seat
-from scoring import jobs, tasks
+from games.records import services
+from games.records.models import Edition, Game, Round, Seat
+from scoring import jobs
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin import deck_from_dict
 from scoring.engine.potdevin.decks import standard_layout
 from scoring.engine.potdevin.simulate import simulate
+from scoring.jobs import tasks
 from scoring.models import Job, JobInput, JobItem
 from tests.accounts import first_club, make_user
 

@@ -23,8 +23,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Game
+from games.records import services
+from games.records.models import Game
 from potdevin_site.celery import app as celery_app
 from scoring import jobs
 from scoring.engine.complots.simulate import simulate as simulate_complots

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import board_games, services
-from games.models import Game, Seat
-from scoring import jobs, tasks
+from games.records import board_games, services
+from games.records.models import Game, Seat
+from scoring import jobs
 from scoring.engine.potdevin.decks import standard_layout
+from scoring.jobs import tasks
 from scoring.models import Job, JobItem
 from tests.accounts import first_club
 

@@ -18,8 +18,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import services
-from games.models import Club, Game, Player, Round, Seat
+from games.records import services
+from games.records.models import Club, Game, Player, Round, Seat
 from scoring import jobs, stats
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as simulate_complots
@@ -36,7 +36,7 @@ from scoring.models import (
     RatingHistory,
     RatingsPending,
 )
-from scoring.stats_tasks import ratings_catch_up_task
+from scoring.stats.tasks import ratings_catch_up_task
 from tests.accounts import first_club
 from tests.games.migrations import latest, migrate
 from tests.scoring import stats_builders as B
@@ -733,7 +733,7 @@ def test_a_large_rescore_follows_up_in_parts_of_whole_clubs(
         stats.game_results_changed(game_ids=[pk for ids in stale.values() for pk in ids])
 
     from scoring.stats import refresh
-    from scoring.stats_tasks import stats_follow_up_task
+    from scoring.stats.tasks import stats_follow_up_task
 
     parts: list[list[int]] = []
     monkeypatch.setattr(refresh, "FOLLOW_UP_PART", 3)

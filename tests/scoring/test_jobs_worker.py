@@ -26,8 +26,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Edition, Game, Round
+from games.records import services
+from games.records.models import Edition, Game, Round
 from potdevin_site.celery import app as celery_app
 from potdevin_site.env import broker_folders, celery_broker
 from scoring.engine import get_engine

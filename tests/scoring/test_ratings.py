@@ -13,11 +13,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from openskill.models import PlackettLuce
 
-from games import services
-from games.models import Game, Player
-from scoring import selectors, stats
+from games.records import services
+from games.records.models import Game, Player
+from scoring import stats
 from scoring.models import Rating, RatingHistory, RatingsPending
-from scoring.stats_tasks import ratings_catch_up_task
+from scoring.stats import selectors
+from scoring.stats.tasks import ratings_catch_up_task
 from tests.accounts import first_club
 from tests.scoring import stats_builders as B
 

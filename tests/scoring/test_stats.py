@@ -15,10 +15,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import adapters, events, services
-from games.models import Game, Player
-from scoring import jobs, selectors, stats
+from games.records import adapters, events, services
+from games.records.models import Game, Player
+from scoring import jobs, stats
 from scoring.models import HeadToHead, Job, PlayerGame, PlayerStats
+from scoring.stats import selectors
 from tests.scoring import stats_builders as B
 
 tableau, scorepad, day, DAY = B.tableau, B.scorepad, B.day, B.DAY
@@ -595,7 +596,7 @@ def test_simulated_complots_games_match_the_results(owner: Any) -> None:
 
 
 def test_records_announce_changed_results_through_games_events(owner: Any) -> None:
-    """Record services never import scoring: they call ``games.events.results_changed``, to
+    """Record services never import scoring: they call ``games.records.events.results_changed``, to
     which scoring subscribes at start-up (scoring.apps)."""
     game = _win(owner, 0)
     PlayerGame.objects.all().delete()

@@ -14,10 +14,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games import services
-from games.models import Edition, Game, Player
-from scoring import jobs, selectors
+from games.records import services
+from games.records.models import Edition, Game, Player
+from scoring import jobs
 from scoring.models import Rating
+from scoring.stats import selectors
 from scoring.stats.games import game_stats
 from tests.accounts import first_club
 
@@ -325,7 +326,7 @@ def test_the_statistics_api_and_the_leaderboard(two_games: tuple[Game, Game], ow
 def test_a_rescore_with_a_corrected_edition_moves_the_statistics(
     two_games: tuple[Game, Game], owner: Any, commit: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scoring import tasks
+    from scoring.jobs import tasks
 
     sent: list[tuple[int, list[int]]] = []
     monkeypatch.setattr(tasks.rescore_batch, "delay", lambda job, keys: sent.append((job, keys)))

@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from openskill.models import PlackettLuce
 from rest_framework.test import APIClient
 
-from games import board_games, services
-from games.models import BoardGame, Player
-from scoring import selectors, stats
+from games.records import board_games, services
+from games.records.models import BoardGame, Player
+from scoring import stats
 from scoring.models import HeadToHead, PlayerGame, PlayerStats, Rating
+from scoring.stats import selectors
 from tests.accounts import first_club, make_user
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ import pytest
 from django.db import connections
 from django.test import Client
 
-from games import services
-from games.models import Edition
+from games.records import services
+from games.records.models import Edition
 from tests.web.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Game
+from games.records import services
+from games.records.models import Game
 from tests.accounts import make_user
 from tests.web.browser import LANGUAGES, sign_in, use_language
 from tests.web.test_web_browser_layout import long_names, reads_on_a_phone

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games import clubs, services
-from games.models import Club, Game, Membership, Player, Round
+from games.records import clubs, services
+from games.records.models import Club, Game, Membership, Player, Round
 from scoring.engine.potdevin.simulate import simulate
 from tests.accounts import PASSWORD, first_club, make_user
 from tests.web.browser import LANGUAGES, PHONE, fits_phone, sign_in, use_language

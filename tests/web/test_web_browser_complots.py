@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Game, Round
+from games.records.models import Game, Round
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from tests.accounts import make_user

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from games.models import BoardGame, Game, Player
-from scoring import jobs, tasks
+from games.records.models import BoardGame, Game, Player
+from scoring import jobs
+from scoring.jobs import tasks
 from scoring.models import Job
 from tests.accounts import first_club, make_user
 from tests.web.browser import LANGUAGES, sign_in, use_language

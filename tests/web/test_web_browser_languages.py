@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Game, Round, UserSettings
+from games.records import services
+from games.records.models import Game, Round, UserSettings
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Game
+from games.records import services
+from games.records.models import Game
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from tests.accounts import first_club, make_user

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games.models import BoardGame, Game
+from games.records.models import BoardGame, Game
 from tests.accounts import make_user
 from tests.web.browser import LANGUAGES, sign_in, use_language
 from tests.web.test_web_browser_layout import long_names, reads_on_a_phone

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.models import Game, Round
+from games.records import services
+from games.records.models import Game, Round
 from scoring.engine import get_engine
 from tests.accounts import first_club, make_user
 from tests.web.browser import fits_phone, shoot, sign_in

@@ -15,8 +15,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Edition, Game, Player, Round
+from games.records import services
+from games.records.models import Edition, Game, Player, Round
 from scoring.engine import get_engine
 from scoring.engine.bruges.simulate import simulate
 from tests.accounts import first_club

@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Game, Player
+from games.records import services
+from games.records.models import Game, Player
 
 pytestmark = pytest.mark.django_db
 

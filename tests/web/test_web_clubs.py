@@ -18,8 +18,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clubs, services
-from games.models import Club, Edition, Game, Invitation, Membership, Player
+from games.records import clubs, services
+from games.records.models import Club, Edition, Game, Invitation, Membership, Player
 from scoring.engine.potdevin.simulate import simulate
 from tests.accounts import PASSWORD, first_club, make_user
 

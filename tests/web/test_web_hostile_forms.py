@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Edition, Game, Round
+from games.records.models import Edition, Game, Round
 from tests.web import test_web_bruges as bruges
 from tests.web import test_web_complots as complots
 from tests.web import test_web_pages as potdevin

@@ -9,8 +9,8 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Player
+from games.records import services
+from games.records.models import Player
 from tests.accounts import first_club
 from tests.records import complots_game
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import board_games, services
-from games.models import BoardGame, Club, Game, Player
+from games.records import board_games, services
+from games.records.models import BoardGame, Club, Game, Player
 from tests.accounts import first_club
 
 pytestmark = pytest.mark.django_db

@@ -12,12 +12,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Edition, Game, Player, Round
-from games.plugins import plugin_for
-from scoring import tasks
+from games.records import services
+from games.records.game_types import plugin_for
+from games.records.models import Edition, Game, Player, Round
 from scoring.engine import get_engine
 from scoring.engine.potdevin.simulate import simulate
+from scoring.jobs import tasks
 from scoring.models import Job
 from tests.accounts import PASSWORD, first_club
 

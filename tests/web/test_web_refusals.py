@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.records import services
 from games.web import refusals
 from scoring.engine import LogError, get_engine
 from tests.accounts import first_club

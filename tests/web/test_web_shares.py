@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import GameShare
+from games.records import services
+from games.records.models import GameShare
 from tests.records import complots_game
 from tests.web.test_web_complots import turn_post
 

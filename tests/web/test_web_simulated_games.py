@@ -20,8 +20,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Game, Round
+from games.records import services
+from games.records.models import Game, Round
 from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate

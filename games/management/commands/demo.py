@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import services
-from games.models import Club, Membership
+from games.records import services
+from games.records.models import Club, Membership
 from scoring.engine import ENGINES, GameInfo, get_engine
 
 PEOPLE = [

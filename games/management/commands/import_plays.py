@@ -1,13 +1,14 @@
 """``manage.py import_plays FILE --club SLUG --user USERNAME [--dry-run]``: bring a file of plays
-into a club, its format found from the content (``games.formats.detect``): BG Stats' export or
-one shared play (``.bgsplay``), zipped or not, BoardGameGeek's XML plays document, or our own
-game logs (which go through the log import, ``games.services.game_import``). ``-`` reads
+into a club, its format found from the content (``games.exchange.formats.detect``): BG Stats' export
+or one shared play (``.bgsplay``), zipped or not, BoardGameGeek's XML plays document, or our own
+game logs (which go through the log import, ``games.records.services.game_import``). ``-`` reads
 standard input.
 
-Prints the import's summary as JSON (``games.imports.plan_summary``: what was created, matched,
-updated, left unchanged, and every play skipped with its code and reason); with ``--dry-run``
-what the import would do, writing nothing. The import is one transaction: a file refused, or a
-play the records refuse, stores nothing and exits non-zero with one line saying why."""
+Prints the import's summary as JSON (``games.exchange.imports.plan_summary``: what was created,
+matched, updated, left unchanged, and every play skipped with its code and reason); with
+``--dry-run`` what the import would do, writing nothing. The import is one transaction: a file
+refused, or a play the records refuse, stores nothing and exits non-zero with one line saying
+why."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import access, imports
-from games.errors import RecordError
-from games.formats.detect import read_play_file
-from games.formats.plays import FormatError
-from games.models import Club
+from games.exchange import imports
+from games.exchange.formats.detect import read_play_file
+from games.exchange.formats.plays import FormatError
+from games.records import access
+from games.records.errors import RecordError
+from games.records.models import Club
 from scoring.engine import LogError
 
 

@@ -47,10 +47,10 @@ from games.api.serializers import (
     many,
     result_field,
 )
-from games.errors import RecordError
-from games.models import Edition, Game
 from games.plugins.bruges import GAME_TYPE
-from games.stored_json import INT_MAX, INT_MIN
+from games.records.errors import RecordError
+from games.records.models import Edition, Game
+from games.records.stored_json import INT_MAX, INT_MIN
 from scoring.engine import get_engine
 from scoring.engine.bruges.rules import (
     ACTIONS,

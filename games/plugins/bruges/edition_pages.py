@@ -18,9 +18,9 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from games import services
-from games.models import Edition
 from games.plugins.bruges import words
+from games.records import services
+from games.records.models import Edition
 from games.web.forms import edition_create_from_form, edition_mark_verified_from_post
 from scoring.engine.bruges.editions import STANDARD_DESCRIPTION
 from scoring.engine.bruges.rules import COLORS, SECTIONS, SPACES, TOP_STEP

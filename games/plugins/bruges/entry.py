@@ -48,9 +48,9 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import stored_json
-from games.errors import RecordError
 from games.plugins.bruges import words
+from games.records import stored_json
+from games.records.errors import RecordError
 from scoring.engine import LogError
 from scoring.engine.bruges.play import State
 from scoring.engine.bruges.rules import (

@@ -15,8 +15,8 @@ from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
-from games.errors import RecordError
 from games.plugins.bruges import words
+from games.records.errors import RecordError
 from games.web import refusals
 from scoring.engine import LogError
 from scoring.engine.bruges.rules import MAJORITIES, PRICES, SECTIONS, STATUES, TOP_STEP

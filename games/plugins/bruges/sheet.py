@@ -12,8 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, npgettext, pgettext
 
-from games.models import Game
 from games.plugins.bruges import words
+from games.records.models import Game
 from games.web import present
 from scoring.engine import get_engine
 from scoring.engine.bruges.rules import CATEGORIES, PRICE_PER_POINT, THIRD_SPACE

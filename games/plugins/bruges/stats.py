@@ -2,7 +2,7 @@
 head-to-head, rating): the average points of each scoring category, statues taken, majority
 tiles flipped, penalties suffered by colour and persons hired by group.
 
-Found by generic code through ``games.plugins.plugin_for("bruges").part("stats")``
+Found by generic code through ``games.records.game_types.plugin_for("bruges").part("stats")``
 (``scoring.stats.games`` documents the protocol). The counts themselves are the engine's
 ``info.stats`` (numbers at each seat's entry of the result, summed in SQL: ``points_<category>``
 from the score breakdown, ``statues_taken``, ``majorities_flipped``, ``penalties_<colour>``,

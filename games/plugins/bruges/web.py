@@ -28,9 +28,6 @@ from django.utils.translation import (
     pgettext_lazy,
 )
 
-from games import services
-from games.errors import RecordError
-from games.models import Edition, Game, Player, Seat
 from games.plugins.bruges import edition_pages, sheet, words
 from games.plugins.bruges.entry import (
     DICE,
@@ -46,7 +43,10 @@ from games.plugins.bruges.entry import (
     refusal_words,
 )
 from games.plugins.bruges.scorepad import ScorepadSheet as ScorepadSheet  # scorepad page
-from games.selectors import engine_state
+from games.records import services
+from games.records.errors import RecordError
+from games.records.models import Edition, Game, Player, Seat
+from games.records.selectors import engine_state
 from games.web import present, refusals
 from scoring.engine import LogError, get_engine
 from scoring.engine.bruges.rules import ACTIONS, COLORS

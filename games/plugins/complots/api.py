@@ -32,8 +32,8 @@ from games.api.serializers import (
     many,
     result_field,
 )
-from games.models import Game
 from games.plugins.complots import GAME_TYPE
+from games.records.models import Game
 from scoring.engine import get_engine
 from scoring.engine.complots.info import SHEET_SCHEMA
 from scoring.engine.complots.rules import ACTION_NAMES, CHARACTER_NAMES, STAT_NAMES, VARIANT_NAMES

@@ -2,7 +2,7 @@
 player's games and as rates, besides the figures every game has (games, wins, rank, streaks,
 head-to-head, rating; Complots has no score, so the score figures are null).
 
-Found by generic code through ``games.plugins.plugin_for("complots").part("stats")``
+Found by generic code through ``games.records.game_types.plugin_for("complots").part("stats")``
 (``scoring.stats.games`` documents the protocol). The counts themselves are the engine's
 ``info.stats`` (numbers at each seat's entry of the result, summed in SQL), so this module only
 shapes them. Exports:

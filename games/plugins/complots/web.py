@@ -24,9 +24,9 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from games.errors import RecordError
-from games.models import Game, Player
-from games.selectors import engine_state
+from games.records.errors import RecordError
+from games.records.models import Game, Player
+from games.records.selectors import engine_state
 from games.web import present, refusals
 from scoring.engine import LogError, get_engine
 from scoring.engine.complots.rules import (

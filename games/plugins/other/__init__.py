@@ -1,5 +1,5 @@
 """Any other game on the record side: a club's named games (``BoardGame``) and their plays,
-recorded by their final scores only (``games.board_games``)."""
+recorded by their final scores only (``games.records.board_games``)."""
 
 from django.utils.translation import pgettext_lazy
 

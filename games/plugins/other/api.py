@@ -12,8 +12,8 @@ from rest_framework import serializers
 from games.api.board_games import BoardGameViewSet, ResultLineSerializer
 from games.api.plugins import GameApi
 from games.api.serializers import GameDetailBaseSerializer, game_type_field, result_field
-from games.models import Game
 from games.plugins.other import GAME_TYPE
+from games.records.models import Game
 from scoring.engine import get_engine
 
 INFO = get_engine(GAME_TYPE).info

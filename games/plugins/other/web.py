@@ -21,11 +21,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
-from games import access, board_games, selectors, services
-from games.errors import RecordError
-from games.models import MAX_GAME_NAME_LENGTH, BoardGame, Player
-from games.plugins import plugin_for
 from games.plugins.other import GAME_TYPE
+from games.records import access, board_games, selectors, services
+from games.records.errors import RecordError
+from games.records.game_types import plugin_for
+from games.records.models import MAX_GAME_NAME_LENGTH, BoardGame, Player
 from games.web import present, refusals, results
 from games.web.clubs import current_club, recording_club
 from games.web.forms import PlayersForm

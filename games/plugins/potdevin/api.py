@@ -17,7 +17,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import services
+from games.api.permissions import StaffWrites
 from games.api.plugins import GameApi
 from games.api.serializers import (
     KEY_SCHEMA,
@@ -35,9 +35,9 @@ from games.api.serializers import (
     game_type_field,
     result_field,
 )
-from games.models import Edition, Game
 from games.plugins.potdevin import GAME_TYPE
-from potdevin_site.permissions import StaffWrites
+from games.records import services
+from games.records.models import Edition, Game
 from scoring.engine import get_engine
 from scoring.engine.potdevin.cards import CARD_COUNT, CARD_NAMES, GUILDS, is_guild_card
 from scoring.engine.potdevin.decks import MAX_SYMBOLS_PER_CARD

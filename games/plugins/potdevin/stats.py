@@ -2,7 +2,7 @@
 columns and revokes, besides the figures every game has (games, wins, score, rank, streaks,
 head-to-head, rating).
 
-Found by generic code through ``games.plugins.plugin_for("pot-de-vin").part("stats")``
+Found by generic code through ``games.records.game_types.plugin_for("pot-de-vin").part("stats")``
 (``scoring.stats.games`` documents the protocol). Exports:
 
 - ``PATHS``: values read from each seat's entry of the result besides the engine's

@@ -20,10 +20,10 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, npgettext, pgettext, pgettext_lazy
 
-from games import services
-from games.errors import RecordError
-from games.models import Edition, Game, Player, Seat
-from games.selectors import engine_state
+from games.records import services
+from games.records.errors import RecordError
+from games.records.models import Edition, Game, Player, Seat
+from games.records.selectors import engine_state
 from games.web import present, refusals
 from games.web.forms import edition_create_from_form, edition_mark_verified_from_post
 from scoring.engine import LogError

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.plugins import default_game_type
+from games.records.game_types import default_game_type
 from scoring.engine import ENGINES, get_engine
 
 

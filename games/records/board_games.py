@@ -16,10 +16,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import access, adapters, events, stored_json
-from games.errors import GameConflict, RecordError
-from games.i18n import engine_message
-from games.models import (
+from games.records import access, adapters, events, stored_json
+from games.records.errors import GameConflict, RecordError
+from games.records.i18n import engine_message
+from games.records.models import (
     MAX_GAME_NAME_LENGTH,
     BoardGame,
     Club,
@@ -30,8 +30,8 @@ from games.models import (
     Seat,
     name_key,
 )
-from games.names import BadName, player_name
-from games.services import (
+from games.records.names import BadName, player_name
+from games.records.services import (
     _check_club,
     _check_distinct,
     _clean_notes,
@@ -61,8 +61,8 @@ def board_games(user: Any, queryset: QuerySet[BoardGame] | None = None) -> Query
 
 
 def clean_game_name(name: Any) -> str:
-    """A named game's name, under the rule of player names (``games.names``) with room for the
-    longest titles. Raises ``RecordError`` (malformed, invalid_text, too_long, blank_name)."""
+    """A named game's name, under the rule of player names (``games.records.names``) with room for
+    the longest titles. Raises ``RecordError`` (malformed, invalid_text, too_long, blank_name)."""
     if not isinstance(name, str):
         raise RecordError("malformed", _("a game's name is a string"))
     try:

@@ -1,6 +1,6 @@
 """Writes to clubs: the club itself, its members and roles, its invitations. Who may call them
-is the caller's to check (``games.access``); what may never happen whoever asks (a club without
-an owner, an invitation taken twice) is checked here, under a lock."""
+is the caller's to check (``games.records.access``); what may never happen whoever asks (a club
+without an owner, an invitation taken twice) is checked here, under a lock."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games import access, events
-from games.errors import Forbidden, GameConflict, RecordError
-from games.models import Club, Game, GameEvent, Invitation, Membership, Player
-from games.names import BadName, player_name
-from games.services import history_event
+from games.records import access, events
+from games.records.errors import Forbidden, GameConflict, RecordError
+from games.records.models import Club, Game, GameEvent, Invitation, Membership, Player
+from games.records.names import BadName, player_name
+from games.records.services import history_event
 
 Role = Membership.Role
 
@@ -35,7 +35,7 @@ INVITABLE_CHOICES = [(r.value, r.label) for r in INVITABLE]
 
 
 def club_name(name: Any) -> str:
-    """A club's name as stored: the rule of player names (``games.names``)."""
+    """A club's name as stored: the rule of player names (``games.records.names``)."""
     if not isinstance(name, str):
         raise RecordError("malformed", _("a club's name is a string"))
     try:

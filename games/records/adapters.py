@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import orjson
 from django.db import connection
 
-from games.models import Edition, Game, Player, Round, Seat
+from games.records.models import Edition, Game, Player, Round, Seat
 from scoring.engine import GameEngine, LogError, get_engine, score_result
 from scoring.engine.errors import Seat as SeatRef
 from scoring.engine.errors import said

@@ -8,8 +8,9 @@ from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from games import access, adapters
-from games.models import (
+from games.records import access, adapters
+from games.records.game_types import plugins
+from games.records.models import (
     BoardGame,
     Club,
     Edition,
@@ -22,7 +23,6 @@ from games.models import (
     Round,
     Seat,
 )
-from games.plugins import plugins
 
 KNOWN_PLAYERS_SHOWN = 500
 PLAYERS_LISTED = 200

@@ -14,7 +14,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from potdevin_site.memory import collector_paused
+from games.records.memory import collector_paused
 from scoring import stats
 
 _FOLLOW_UP_OPTIONS = {

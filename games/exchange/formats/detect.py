@@ -8,7 +8,7 @@
 - BoardGameGeek's XML API2 plays document (``bggxml``);
 - our own game logs: a JSON object with a ``format`` one of our engines reads
   (``potdevin-log/1``...), or a list of them, given back untouched for the log import
-  (``games.services.game_import``).
+  (``games.records.services.game_import``).
 
 Limits, each refused whole with a ``FormatError`` of a stable code before anything is stored:
 the file and a zip's file unpacked are at most ``MAX_FILE_BYTES`` (20 MB: a club's whole BG
@@ -28,10 +28,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.formats import bggxml, bgstats
-from games.formats.plays import FormatError, PlayFile
-from games.formats.reading import shown
-from games.stored_json import MAX_DEPTH
+from games.exchange.formats import bggxml, bgstats
+from games.exchange.formats.plays import FormatError, PlayFile
+from games.exchange.formats.reading import shown
+from games.records.stored_json import MAX_DEPTH
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_ZIP_FILES = 5  # BG Stats' zip holds one; a few more (a readme, a copy) are let through

@@ -1,5 +1,5 @@
 """A club's finished games as plays for another app: read from the records in bulk, turned into
-the neutral plays of ``games.formats.plays`` and written by the app's own format (BG Stats'
+the neutral plays of ``games.exchange.formats.plays`` and written by the app's own format (BG Stats'
 export file and its ``createPlay`` link).
 
 The ids the app keeps are stable, so that a second import into the app matches the players,
@@ -28,9 +28,10 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
-from games.formats import bgstats
-from games.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer
-from games.models import (
+from games.exchange.formats import bgstats
+from games.exchange.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer
+from games.records.game_types import UnknownGameType, plugin_for
+from games.records.models import (
     BoardGame,
     Club,
     Game,
@@ -40,7 +41,6 @@ from games.models import (
     SourceRef,
     name_key,
 )
-from games.plugins import UnknownGameType, plugin_for
 from scoring.engine import get_engine
 
 BGSTATS: str = PlaySource.App.BGSTATS.value

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.models import BoardGame, Club, Player
+from games.records.models import BoardGame, Club, Player
 from scoring.models import HeadToHead, PlayerStats, Rating, RatingHistory
 from scoring.models.stats import (
     BUCKET_ALL,

@@ -16,7 +16,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from potdevin_site.memory import collector_paused
+from games.records.memory import collector_paused
 from scoring import jobs
 
 BATCH_TASK_OPTIONS: dict[str, Any] = {

@@ -17,8 +17,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.formats.plays import ForeignPlayer, Problem
-from games.formats.scores import SCORE_NOT_INTEGER, SCORE_OUT_OF_RANGE, parse_score
+from games.exchange.formats.plays import ForeignPlayer, Problem
+from games.exchange.formats.scores import SCORE_NOT_INTEGER, SCORE_OUT_OF_RANGE, parse_score
 
 MAX_PLAYERS = 100  # seats of one play: far above any table
 MAX_ID_LENGTH = 64  # an app's id as the import keeps it (PlaySource.external_id)

@@ -1,6 +1,6 @@
 """A JSON parser with a size limit (DRF reads the body as a stream, so Django's own
 DATA_UPLOAD_MAX_MEMORY_SIZE never applies to JSON) that refuses, for every route, what no
-database or encoder stores whole: the safety half of ``games.stored_json``'s gate (integers
+database or encoder stores whole: the safety half of ``games.records.stored_json``'s gate (integers
 past 64 bits, lone surrogates, NUL, nesting past ``MAX_DEPTH``), with the path of what it
 refused. Lengths are each route's own to bound."""
 
@@ -14,8 +14,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework.parsers import JSONParser
 
-from games import stored_json
-from potdevin_site.exceptions import PayloadTooLarge
+from games.api.exceptions import PayloadTooLarge
+from games.records import stored_json
 
 MAX_DEPTH = stored_json.MAX_DEPTH
 # Lengths are bounded by the body's size here; each route bounds its own fields.

@@ -67,7 +67,7 @@ class ForeignPlayer:
 
 @dataclass(frozen=True)
 class ForeignPlay:
-    app: str  # "bgstats" or "bgg" (games.models.PlaySource.App)
+    app: str  # "bgstats" or "bgg" (games.records.models.PlaySource.App)
     external_id: str  # BG Stats' play uuid, BGG's play id (as text)
     game: ForeignGame
     played_on: datetime.date

@@ -38,7 +38,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.formats.plays import (
+from games.exchange.formats.plays import (
     ForeignGame,
     ForeignPlay,
     ForeignPlayer,
@@ -48,7 +48,7 @@ from games.formats.plays import (
     Skipped,
     fingerprinted,
 )
-from games.formats.reading import (
+from games.exchange.formats.reading import (
     MAX_BGG_ID,
     MAX_DURATION,
     MAX_ID_LENGTH,
@@ -68,7 +68,7 @@ from games.formats.reading import (
     soft_text,
     text,
 )
-from games.formats.scores import parse_score
+from games.exchange.formats.scores import parse_score
 
 APP = "bgstats"
 KIND_EXPORT = "bgstats-export"

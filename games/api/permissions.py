@@ -9,13 +9,14 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.throttling import UserRateThrottle
 
-from games import access
+from games.records import access
 
 
 class SignedInOrPublicReads(BasePermission):
-    """Signed-in users read and write (their clubs' records decide further: ``games.access``);
-    anonymous visitors read only what a view opens to them (``public_reads``: the finished
-    games and leaderboards of clubs with public results), and never write."""
+    """Signed-in users read and write (their clubs' records decide further:
+    ``games.records.access``); anonymous visitors read only what a view opens to them
+    (``public_reads``: the finished games and leaderboards of clubs with public results), and never
+    write."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.user and request.user.is_authenticated:

@@ -16,10 +16,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import adapters, bulk, events, stored_json
-from games.errors import Forbidden, GameConflict, RecordError
-from games.i18n import engine_message
-from games.models import (
+from games.records import adapters, bulk, events, stored_json
+from games.records.errors import Forbidden, GameConflict, RecordError
+from games.records.i18n import engine_message
+from games.records.memory import collector_paused
+from games.records.models import (
     MAX_ENTRIES,
     MAX_LOCATION_LENGTH,
     MAX_NOTES_LENGTH,
@@ -33,14 +34,13 @@ from games.models import (
     Seat,
     name_key,
 )
-from games.names import BadName, player_name
-from potdevin_site.memory import collector_paused
+from games.records.names import BadName, player_name
 from scoring.engine import ENGINES, GameInfo, LogError, engine_for_log, get_engine
 from scoring.engine.errors import Code, said
 
 
 def clean_name(name: Any, *, seat: int | None = None, index: int | None = None) -> str:
-    """A player's name as stored (``games.names``). Raises ``RecordError`` (invalid_text,
+    """A player's name as stored (``games.records.names``). Raises ``RecordError`` (invalid_text,
     too_long, blank_name) with the seat it was given for."""
     if not isinstance(name, str):
         raise RecordError("malformed", _("a player's name is a string"), seat=seat, index=index)
@@ -76,7 +76,7 @@ def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = No
     in the club (told apart by ``name_key``: case and Unicode forms folded), and ``Forbidden``
     (player_in_others_games) when ``by`` is no admin of the club and the player sits in a game
     ``by`` did not create: a name in other people's records is theirs too."""
-    from games import access  # access reads the models this module writes
+    from games.records import access  # access reads the models this module writes
 
     name = clean_name(name)
     if (

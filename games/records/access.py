@@ -23,8 +23,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from games.errors import Forbidden, RecordError
-from games.models import Club, Game, Membership, Player
+from games.records.errors import Forbidden, RecordError
+from games.records.models import Club, Game, Membership, Player
 
 Role = Membership.Role
 

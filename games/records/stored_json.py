@@ -28,7 +28,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.errors import RecordError
+from games.records.errors import RecordError
 
 INT_MIN = -(2**63)
 INT_MAX = 2**63 - 1

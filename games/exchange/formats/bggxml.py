@@ -37,7 +37,7 @@ import defusedxml  # type: ignore[import-untyped]
 import defusedxml.ElementTree as SafeElementTree  # type: ignore[import-untyped]
 from django.utils.translation import gettext as _
 
-from games.formats.plays import (
+from games.exchange.formats.plays import (
     ForeignGame,
     ForeignPlay,
     ForeignPlayer,
@@ -47,7 +47,7 @@ from games.formats.plays import (
     Skipped,
     fingerprinted,
 )
-from games.formats.reading import (
+from games.exchange.formats.reading import (
     MAX_BGG_ID,
     MAX_DURATION,
     MAX_ID_LENGTH,
@@ -60,7 +60,7 @@ from games.formats.reading import (
     soft_text,
     text,
 )
-from games.formats.scores import parse_score
+from games.exchange.formats.scores import parse_score
 
 APP = "bgg"
 KIND = "bgg-xml"

@@ -1,5 +1,5 @@
-"""Plays from other apps into a club's records: every play a file holds (``games.formats``) is
-matched to the club's games, players and locations, planned (what would be created, updated,
+"""Plays from other apps into a club's records: every play a file holds (``games.exchange.formats``)
+is matched to the club's games, players and locations, planned (what would be created, updated,
 left as it is or skipped, and why) and stored.
 
 Matching, the first rule that finds something winning:
@@ -60,9 +60,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import adapters, board_games, events, services, stored_json
-from games.errors import GameConflict, RecordError
-from games.formats.plays import (
+from games.exchange.formats.plays import (
     ForeignGame,
     ForeignPlay,
     ForeignPlayer,
@@ -70,8 +68,11 @@ from games.formats.plays import (
     Problem,
     Skipped,
 )
-from games.i18n import engine_message
-from games.models import (
+from games.records import adapters, board_games, events, services, stored_json
+from games.records.errors import GameConflict, RecordError
+from games.records.game_types import game_types
+from games.records.i18n import engine_message
+from games.records.models import (
     MAX_LOCATION_LENGTH,
     BoardGame,
     Club,
@@ -83,8 +84,7 @@ from games.models import (
     SourceRef,
     name_key,
 )
-from games.names import BadName, player_name
-from games.plugins import game_types
+from games.records.names import BadName, player_name
 from scoring.engine import LogError, get_engine
 from scoring.engine.errors import check_first_player
 
@@ -132,7 +132,7 @@ class SeatPlan:
     """One seat of a play with a person behind it, and the player it is (or will be)."""
 
     seat: int  # in the file's order, anonymous seats counted
-    name: str  # as stored (``games.names``)
+    name: str  # as stored (``games.records.names``)
     ref: str | None
     how: str  # BY_REF, BY_NAME or NEW
     player_id: int | None
@@ -323,7 +323,7 @@ def _match_location(play: ForeignPlay, known: _Known) -> tuple[str, str]:
 
 def _seat_plans(play: ForeignPlay, known: _Known) -> list[SeatPlan]:
     """The play's seats with a person behind them, matched. Raises ``RecordError`` for a name
-    no player can have (``games.names``), with the seat."""
+    no player can have (``games.records.names``), with the seat."""
     seats: list[SeatPlan] = []
     for index, seat in enumerate(play.players):
         if seat.anonymous:
@@ -1001,8 +1001,8 @@ def safe_text(text: str) -> str:
 def play_file_prepared(play_file: PlayFile) -> PlayFile:
     """``play_file`` as the import reads it: a play the file holds twice is skipped after its
     first time (``duplicate_play``), and a play no database stores whole (a NUL or a lone
-    surrogate in a name: ``games.stored_json``) is skipped with the gate's code. A prepared file
-    is its own preparation."""
+    surrogate in a name: ``games.records.stored_json``) is skipped with the gate's code. A prepared
+    file is its own preparation."""
     kept: list[ForeignPlay] = []
     skipped = [
         Skipped(s.external_id and safe_text(s.external_id), s.code, safe_text(s.message))
@@ -1042,7 +1042,7 @@ def file_import(
     dry_run: bool = False,
     by: AbstractBaseUser | None = None,
 ) -> dict[str, Any]:
-    """Import what ``games.formats.detect.read_play_file`` read: another app's plays
+    """Import what ``games.exchange.formats.detect.read_play_file`` read: another app's plays
     (``plays_store``), or our own game logs (``services.game_import``), all or nothing; with
     ``dry_run``, what would be done, writing nothing. Returns the summary (``plan_summary``).
     Raises ``RecordError`` (with the play's or the document's ``index``) and ``LogError``."""
