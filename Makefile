@@ -68,9 +68,10 @@ messages: venv ## Extract marked texts into locale/*/LC_MESSAGES/*.po and compil
 	$(BIN)/python -m potdevin_site.messages update
 	$(BIN)/python -m potdevin_site.messages check || true
 
-lint: venv ## ruff check, ruff format --check, mypy --strict on the engine
+lint: venv ## ruff, the layers' import contract (pyproject.toml), mypy --strict on the engine
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy --strict scoring/engine
 
 format: venv ## Fix what ruff can fix and format the code

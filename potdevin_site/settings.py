@@ -73,7 +73,7 @@ SESSION_ENGINE = "potdevin_site.sessions"
 
 MIDDLEWARE = [
     # Outermost: sees every answer under /api/, so that each is JSON with a code.
-    "potdevin_site.middleware.ApiJsonErrorsMiddleware",
+    "games.api.middleware.ApiJsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the collected static files when DEBUG is off (runserver serves them with DEBUG on).
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -82,7 +82,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After the user is known: a signed-in user's language setting comes first.
-    "potdevin_site.language.LanguageMiddleware",
+    "games.web.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -185,7 +185,7 @@ SPECTACULAR_SETTINGS = {
     ),
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "potdevin_site.language.document_accept_language",
+        "games.web.language.document_accept_language",
     ],
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,

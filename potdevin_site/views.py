@@ -9,6 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from potdevin_site.celery import app
+
 
 class HealthSerializer(serializers.Serializer):
     status = serializers.CharField()
@@ -43,8 +45,6 @@ def _database_state() -> str:
 
 
 def _broker_state() -> str:
-    from potdevin_site.celery import app
-
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)

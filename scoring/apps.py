@@ -7,10 +7,9 @@ class ScoringConfig(AppConfig):
     verbose_name = "Scoring"
 
     def ready(self) -> None:
-        from games.records import events
-        from scoring import jobs, stats
+        # Imported here, once the apps are loaded: it reaches the models of both apps.
+        from scoring import follow
 
         # Statistics and ratings follow the games whose results change: records announce it
         # (games never import scoring), and a re-score job hands over its games once done.
-        events.on_results_changed(stats.game_results_changed)
-        jobs.AFTER_JOB.append(stats.job_games_changed)
+        follow.connect()

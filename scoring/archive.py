@@ -75,7 +75,7 @@ from games.records.models import (
     UserSettings,
     name_key,
 )
-from potdevin_site.language import supported
+from games.web.language import supported
 from scoring import stats
 from scoring.models import Job, JobInput, JobItem, JobKeys
 

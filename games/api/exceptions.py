@@ -19,9 +19,9 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler
 
+from games.api.error_bodies import body, internal_error, logger, out_of_range, unavailable
 from games.records.errors import Forbidden, GameConflict, RecordError
 from games.records.i18n import engine_message
-from potdevin_site.error_bodies import body, internal_error, logger, out_of_range, unavailable
 from scoring.engine import LogError
 from scoring.jobs import CannotResume, QueueUnavailable
 

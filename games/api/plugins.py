@@ -12,16 +12,19 @@ from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games.api.serializers import (
+    EditionDataField,
     EntryInputSerializer,
     FinishSerializer,
     GameCreateSerializer,
     GameDetailBaseSerializer,
     GameMetaSerializer,
     LogDocumentBaseSerializer,
+    games_with_editions,
     result_field,
 )
 from games.records.errors import GameConflict, RecordError
@@ -160,3 +163,14 @@ def _entry_appended(game_type: str) -> type[serializers.Serializer]:
             "__module__": __name__,
         },
     )
+
+
+class _EditionDataSchema(OpenApiSerializerFieldExtension):
+    target_class = EditionDataField
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        shapes = [api_for(t).edition_data_schema for t in games_with_editions()]
+        known = [shape for shape in shapes if shape is not None]
+        if not known or len(known) < len(shapes):
+            return {"type": "object", "additionalProperties": True}
+        return {"oneOf": known} if len(known) > 1 else known[0]

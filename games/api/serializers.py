@@ -13,7 +13,6 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.utils.translation import gettext as _
-from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
@@ -344,19 +343,6 @@ class EditionDataField(serializers.JSONField):
     """An edition's printed data: any JSON here, checked by the game's engine. Documented as one
     of the games' edition data, each as its plugin's API states it (``GameApi``'s
     ``edition_data_schema``), read when the schema is built."""
-
-
-class _EditionDataSchema(OpenApiSerializerFieldExtension):
-    target_class = EditionDataField
-
-    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
-        from games.api.plugins import api_for  # which builds on this module
-
-        shapes = [api_for(t).edition_data_schema for t in games_with_editions()]
-        known = [shape for shape in shapes if shape is not None]
-        if not known or len(known) < len(shapes):
-            return {"type": "object", "additionalProperties": True}
-        return {"oneOf": known} if len(known) > 1 else known[0]
 
 
 class EditionSerializer(serializers.ModelSerializer):

@@ -1,7 +1,8 @@
 """What record writes announce to the layers above them, so records never import scoring.
 
-The scoring app subscribes at start-up (``scoring.apps``); services call ``results_changed``
-inside their transaction, and each listener decides what to do then or after commit.
+The listeners are declared in ``scoring.follow`` (connected at start-up); services call
+``results_changed`` inside their transaction, and each listener decides what to do then or after
+commit.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import get_language, gettext, pgettext
 
+from games.records.game_types import UnknownGameType, plugin_for, plugins
 from scoring.engine import LogError
 from scoring.engine.errors import Code, Seat
 
@@ -37,9 +38,27 @@ def code_for_the_api(code: Code) -> str:
     language as the games' refusal words say it."""
     if code.quoted or get_language() == settings.LANGUAGE_CODE:
         return str(code)
-    from games.web.refusals import all_games_words  # the pages' words, one place
-
     return str(all_games_words().get(code.value, code.value))
+
+
+def refusal_vocabulary(game_type: str) -> Any:
+    """The refusal words a game's web part declares (its ``REFUSAL_VOCABULARY``, a
+    ``games.web.refusals.Vocabulary``), or None: the pages' words, one place."""
+    try:
+        web = plugin_for(game_type).part("web")
+    except UnknownGameType:
+        return None
+    return getattr(web, "REFUSAL_VOCABULARY", None)
+
+
+def all_games_words() -> dict[str, str]:
+    """Every game's refusal words together (a test checks no two games word one code
+    differently)."""
+    words: dict[str, str] = {}
+    for game_type in plugins():
+        vocabulary = refusal_vocabulary(game_type)
+        words = {**getattr(vocabulary, "words", {}), **words}
+    return words
 
 
 def engine_message(

@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from games.records import access, adapters
 from games.records.game_types import plugins
 from games.records.models import (
-    BoardGame,
     Club,
     Edition,
     Game,
@@ -133,29 +132,6 @@ def player_game_types(player: Player) -> list[str]:
     """The game types the player has a seat in, in the order of the plugins."""
     played = set(Seat.objects.filter(player=player).values_list("game__game_type", flat=True))
     return [t for t in plugins() if t in played]
-
-
-def player_stats_keys(player: Player) -> list[tuple[str, str, BoardGame | None]]:
-    """The player's statistics series: (key, game type, named game or None) of every game type
-    they have a seat in, in the order of the plugins, a game without an engine here once per
-    named game they played, by name (``scoring.stats.games.stats_key``)."""
-    from scoring.stats.games import stats_key  # statistics read the records, not the reverse
-
-    played = set(
-        Seat.objects.filter(player=player)
-        .values_list("game__game_type", "game__board_game_id")
-        .distinct()
-        .order_by()
-    )
-    named = BoardGame.objects.in_bulk([b for _, b in played if b is not None])
-    order = {t: i for i, t in enumerate(plugins())}
-    rows = [
-        (stats_key(t, b), t, named.get(b) if b is not None else None)
-        for t, b in played
-        if t in order
-    ]
-    rows.sort(key=lambda r: (order[r[1]], r[2].name if r[2] else "", r[0]))
-    return rows
 
 
 def player_score_history(

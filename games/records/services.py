@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.records import adapters, bulk, events, stored_json
+from games.records import access, adapters, bulk, events, stored_json
 from games.records.errors import Forbidden, GameConflict, RecordError
 from games.records.i18n import engine_message
 from games.records.memory import collector_paused
@@ -76,8 +76,6 @@ def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = No
     in the club (told apart by ``name_key``: case and Unicode forms folded), and ``Forbidden``
     (player_in_others_games) when ``by`` is no admin of the club and the player sits in a game
     ``by`` did not create: a name in other people's records is theirs too."""
-    from games.records import access  # access reads the models this module writes
-
     name = clean_name(name)
     if (
         by is not None

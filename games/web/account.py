@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
 from games.records.models import UserSettings
-from potdevin_site.language import supported
+from games.web.language import supported
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:

@@ -364,14 +364,12 @@ def club_new(request: HttpRequest) -> HttpResponse:
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """A club's finished games and leaderboards: for its members, and for anyone when its
     results are public."""
-    from games.web.views import leaderboards  # the home page's, for one club
-
     club = access.public_club_or_404(request.user, slug)
     finished = access.games(request.user, selectors.games_finished(club))
     context = {
         "club": club,
         "recent": present.labelled(finished[:30]),
-        "leaderboards": leaderboards(club),
+        "leaderboards": present.leaderboards(club),
         # Player pages are the members' (anyone else would find them not found).
         "hide_player_links": not access.may(request.user, club.pk, Can.READ),
     }

@@ -26,6 +26,7 @@ from games.exchange.formats.detect import read_play_file
 from games.exchange.formats.plays import FormatError
 from games.records import access
 from games.records.errors import RecordError
+from games.records.i18n import engine_message
 from games.web import present
 from games.web.clubs import current_club
 from scoring import jobs
@@ -141,8 +142,6 @@ def imports_page(request: HttpRequest) -> HttpResponse:
 
 
 def _said(exc: LogError | RecordError) -> str:
-    from games.records.i18n import engine_message  # the reader's language
-
     message = engine_message(exc) if isinstance(exc, LogError) else exc.message
     index = getattr(exc, "index", None)
     if index is None:

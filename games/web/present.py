@@ -40,8 +40,11 @@ from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from games.records import adapters, selectors
 from games.records.game_types import GamePlugin, UnknownGameType, plugin_for, plugins
-from games.records.models import Edition, Game
+from games.records.models import Club, Edition, Game
 from games.web import results
+from scoring.stats import selectors as scoring_selectors
+
+LEADERBOARD_SIZE = 10
 
 # --- Games and their web parts --------------------------------------------------------------
 
@@ -273,3 +276,16 @@ JOB_STATUS_WORDS = {
 
 def job_status_word(status: str) -> str:
     return str(JOB_STATUS_WORDS.get(status, status))
+
+
+def leaderboards(club: Club) -> list[dict[str, Any]]:
+    """The club's best rated players at each game type it has ratings of."""
+    boards = []
+    for game_type, label in game_choices():
+        ratings = list(
+            scoring_selectors.leaderboard(club=club, game_type=game_type)[:LEADERBOARD_SIZE]
+        )
+        if ratings:
+            entries = scoring_selectors.leaderboard_entries(ratings, start=1)
+            boards.append({"game_type": game_type, "label": label, "entries": entries})
+    return boards

@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext, gettext_lazy
 
 from games.records.errors import RecordError
-from games.records.game_types import UnknownGameType, plugin_for, plugins
-from games.records.i18n import engine_message
+from games.records.i18n import engine_message, refusal_vocabulary
 from scoring.engine import LogError
 from scoring.engine.errors import Code, Seat
 
@@ -51,21 +50,8 @@ PLAIN = Vocabulary()
 
 def for_game(game_type: str) -> Vocabulary:
     """The game's vocabulary (``REFUSAL_VOCABULARY`` of its web part), or the plain one."""
-    try:
-        web = plugin_for(game_type).part("web")
-    except UnknownGameType:
-        return PLAIN
-    vocabulary = getattr(web, "REFUSAL_VOCABULARY", None)
+    vocabulary = refusal_vocabulary(game_type)
     return vocabulary if isinstance(vocabulary, Vocabulary) else PLAIN
-
-
-def all_games_words() -> dict[str, str]:
-    """Every game's refusal words together (a test checks no two games word one code
-    differently)."""
-    words: dict[str, str] = {}
-    for game_type in plugins():
-        words = {**for_game(game_type).words, **words}
-    return words
 
 
 def player_name(seat: int | None, names: Sequence[str]) -> str | None:

@@ -28,7 +28,7 @@ from games.exchange import exports
 from games.records import access, selectors, services
 from games.records.errors import RecordError
 from games.records.game_types import GamePlugin, UnknownGameType, plugin_for, plugins
-from games.records.models import Club, Game
+from games.records.models import Game
 from games.web import charts, present, refusals, results
 from games.web.clubs import current_club, recording_club
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
@@ -37,8 +37,6 @@ from scoring.engine import LogError
 from scoring.jobs import selectors as job_selectors
 from scoring.models import Job
 from scoring.stats import selectors as scoring_selectors
-
-LEADERBOARD_SIZE = 10
 
 
 def _can_write(user: Any, game: Game) -> bool:
@@ -58,19 +56,6 @@ def _plugin(game_type: str | None) -> GamePlugin:
         raise Http404(str(exc)) from None
 
 
-def leaderboards(club: Club) -> list[dict[str, Any]]:
-    """The club's best rated players at each game type it has ratings of."""
-    boards = []
-    for game_type, label in present.game_choices():
-        ratings = list(
-            scoring_selectors.leaderboard(club=club, game_type=game_type)[:LEADERBOARD_SIZE]
-        )
-        if ratings:
-            entries = scoring_selectors.leaderboard_entries(ratings, start=1)
-            boards.append({"game_type": game_type, "label": label, "entries": entries})
-    return boards
-
-
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     """The current club's evening: games in progress, the last finished, its leaderboards, and
@@ -86,7 +71,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "mine": present.labelled(selectors.games_of_player(me)[:10]) if me else [],
         "in_progress": present.labelled(selectors.games_in_progress(club)[:20]),
         "recent": present.labelled(selectors.games_finished(club)[:10]),
-        "leaderboards": leaderboards(club),
+        "leaderboards": present.leaderboards(club),
     }
     return render(request, "web/home.html", context)
 
@@ -523,7 +508,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if player is None:
         raise Http404("no such player")
     # One section per statistics series: a game type, or one of the club's named games.
-    series = selectors.player_stats_keys(player) or [(t, t, None) for t in present.game_types()[:1]]
+    series = scoring_selectors.player_stats_keys(player) or [
+        (t, t, None) for t in present.game_types()[:1]
+    ]
     sections = []
     for key, game_type, board_game in series:
         plugin = plugin_for(game_type)

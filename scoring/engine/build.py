@@ -26,6 +26,7 @@ MODULES = [
     "scoring/engine/bruges/rules.py",
     "scoring/engine/bruges/editions.py",
     "scoring/engine/bruges/play.py",
+    "scoring/engine/bruges/score.py",
     "scoring/engine/bruges/engine.py",
     "scoring/engine/other/rules.py",
     "scoring/engine/other/scores.py",

@@ -7,6 +7,7 @@ import datetime
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -24,6 +25,12 @@ from scoring.jobs.selectors import rescore_games
 from scoring.jobs.writes import Item
 from scoring.models import Job, JobInput, JobItem, JobKeys
 from scoring.stats.db import insert
+
+# The batches' tasks, sent by name (``scoring.jobs.tasks`` runs this module, which cannot import
+# it back).
+RESCORE_TASK = "scoring.rescore_batch"
+IMPORT_TASK = "scoring.import_batch"
+
 
 INPUT_FIELDS = ("job", "key", "document")  # a job's documents, written by COPY (PostgreSQL)
 
@@ -54,9 +61,7 @@ class CannotResume(Exception):
 def _enqueue(job: Job, keys: Sequence[int]) -> None:
     """Send the batches once the job row is committed (a worker must be able to read it).
     Raises ``QueueUnavailable`` when the broker cannot be reached."""
-    from scoring.jobs import tasks
-
-    task = tasks.rescore_batch if job.kind == Job.Kind.RESCORE else tasks.import_batch
+    task = current_app.tasks[RESCORE_TASK if job.kind == Job.Kind.RESCORE else IMPORT_TASK]
     batches = chunks(keys, batch_size())
 
     def send() -> None:
@@ -324,7 +329,7 @@ AFTER_JOB: list[Callable[[Job, list[int]], None]] = []
 
 
 def _after_job(job_id: int) -> None:
-    """What follows a finished job: the hooks registered in AFTER_JOB (statistics, ratings)
+    """What follows a finished job: the hooks registered in AFTER_JOB (``scoring.follow``)
     get the games whose results it wrote (a re-score: those it found changed)."""
     job = Job.objects.get(pk=job_id)
     items = JobItem.objects.filter(job=job, ok=True)

@@ -18,6 +18,7 @@ from django.db import OperationalError
 
 from games.records.memory import collector_paused
 from scoring import jobs
+from scoring.jobs.services import IMPORT_TASK, RESCORE_TASK
 
 BATCH_TASK_OPTIONS: dict[str, Any] = {
     "acks_late": True,
@@ -28,13 +29,13 @@ BATCH_TASK_OPTIONS: dict[str, Any] = {
 }
 
 
-@shared_task(name="scoring.rescore_batch", bind=True, **BATCH_TASK_OPTIONS)
+@shared_task(name=RESCORE_TASK, bind=True, **BATCH_TASK_OPTIONS)
 def rescore_batch(self: Task, job_id: int, game_ids: list[int]) -> int:
     with _recorded(self, job_id, game_ids):
         return jobs.rescore_batch(job_id=job_id, game_ids=game_ids)
 
 
-@shared_task(name="scoring.import_batch", bind=True, **BATCH_TASK_OPTIONS)
+@shared_task(name=IMPORT_TASK, bind=True, **BATCH_TASK_OPTIONS)
 def import_batch(self: Task, job_id: int, keys: list[int]) -> int:
     with _recorded(self, job_id, keys):
         return jobs.import_batch(job_id=job_id, keys=keys)

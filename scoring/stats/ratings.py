@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
@@ -26,6 +27,9 @@ from scoring.models import PlayerGame, Rating, RatingHistory, RatingsPending
 from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, clubs_lock, delete, insert
 
 logger = logging.getLogger(__name__)
+
+# Sent by name (``scoring.stats.tasks`` runs this module, which cannot import it back).
+CATCH_UP_TASK = "scoring.ratings_catch_up"
 
 HISTORY_FIELDS = (
     "player_id",
@@ -118,10 +122,8 @@ def ratings_catch_up() -> int:
 
 
 def _queue_catch_up() -> None:
-    from scoring.stats.tasks import ratings_catch_up_task
-
     try:
-        ratings_catch_up_task.delay()
+        current_app.tasks[CATCH_UP_TASK].delay()
     except Exception:  # the changes are written down: the next catch-up takes them
         logger.exception("could not queue the ratings catch-up")
 

@@ -8,6 +8,7 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
+from celery import current_app
 from django.db import transaction
 
 from games.records.models import Game, Player
@@ -25,6 +26,10 @@ from scoring.stats.db import (
 from scoring.stats.facts import FACT_FIELDS, RATING_FIELDS, Fact, facts_of_games
 from scoring.stats.head_to_head import Changes, head_to_head_change, head_to_head_refresh
 from scoring.stats.ratings import ratings_recompute, ratings_schedule, take_pending
+
+# Sent by name (``scoring.stats.tasks`` runs this module, which cannot import it back).
+FOLLOW_UP_TASK = "scoring.stats_follow_up"
+
 
 logger = logging.getLogger(__name__)
 
@@ -175,11 +180,9 @@ def job_games_changed(job: Job, game_ids: list[int]) -> None:
     if len(game_ids) <= FOLLOW_UP_PART:
         game_results_changed(game_ids=game_ids)
         return
-    from scoring.stats.tasks import stats_follow_up_task
-
     for part in club_parts(game_ids, FOLLOW_UP_PART):
         try:
-            stats_follow_up_task.delay(part)
+            current_app.tasks[FOLLOW_UP_TASK].delay(part)
         except Exception:  # no broker: the part is followed here, as a small job's would be
             logger.exception("could not queue a statistics follow-up")
             game_results_changed(game_ids=part)

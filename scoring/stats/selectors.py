@@ -8,7 +8,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.records.models import BoardGame, Club, Player
+from games.records.game_types import plugins
+from games.records.models import BoardGame, Club, Player, Seat
 from scoring.models import HeadToHead, PlayerStats, Rating, RatingHistory
 from scoring.models.stats import (
     BUCKET_ALL,
@@ -23,6 +24,7 @@ from scoring.stats.games import (
     game_stats,
     known_game_types,
     ratio,
+    stats_key,
 )
 
 HEAD_TO_HEAD_IN_STATS = 50  # the opponents met most; the full list is paginated apart
@@ -267,3 +269,24 @@ def rating_history_entries(rows: Any) -> list[dict[str, Any]]:
         }
         for h in rows
     ]
+
+
+def player_stats_keys(player: Player) -> list[tuple[str, str, BoardGame | None]]:
+    """The player's statistics series: (key, game type, named game or None) of every game type
+    they have a seat in, in the order of the plugins, a game without an engine here once per
+    named game they played, by name (``scoring.stats.games.stats_key``)."""
+    played = set(
+        Seat.objects.filter(player=player)
+        .values_list("game__game_type", "game__board_game_id")
+        .distinct()
+        .order_by()
+    )
+    named = BoardGame.objects.in_bulk([b for _, b in played if b is not None])
+    order = {t: i for i, t in enumerate(plugins())}
+    rows = [
+        (stats_key(t, b), t, named.get(b) if b is not None else None)
+        for t, b in played
+        if t in order
+    ]
+    rows.sort(key=lambda r: (order[r[1]], r[2].name if r[2] else "", r[0]))
+    return rows

@@ -16,6 +16,8 @@ from django.db import OperationalError
 
 from games.records.memory import collector_paused
 from scoring import stats
+from scoring.stats.ratings import CATCH_UP_TASK
+from scoring.stats.refresh import FOLLOW_UP_TASK
 
 _FOLLOW_UP_OPTIONS = {
     "acks_late": True,
@@ -29,14 +31,14 @@ _FOLLOW_UP_OPTIONS = {
 }
 
 
-@shared_task(name="scoring.ratings_catch_up", **_FOLLOW_UP_OPTIONS)
+@shared_task(name=CATCH_UP_TASK, **_FOLLOW_UP_OPTIONS)
 def ratings_catch_up_task() -> int:
     """Returns the number of games rated, of every game type (0 when an earlier task took every
     change)."""
     return stats.ratings_catch_up()
 
 
-@shared_task(name="scoring.stats_follow_up", **_FOLLOW_UP_OPTIONS)
+@shared_task(name=FOLLOW_UP_TASK, **_FOLLOW_UP_OPTIONS)
 def stats_follow_up_task(game_ids: list[int]) -> int:
     """Statistics of a part of a large re-score's changed games (``scoring.stats.
     job_games_changed``), whole clubs of it; the ratings follow as after any change. Running

@@ -32,6 +32,7 @@ from games.exchange.formats import bggxml, bgstats
 from games.exchange.formats.plays import FormatError, PlayFile
 from games.exchange.formats.reading import shown
 from games.records.stored_json import MAX_DEPTH
+from scoring.engine import ENGINES
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_ZIP_FILES = 5  # BG Stats' zip holds one; a few more (a readme, a copy) are let through
@@ -85,8 +86,6 @@ def read_json_document(doc: Any, *, filename: str | None = None) -> PlayFile | l
 
 def _log(doc: dict[str, Any], index: int | None) -> dict[str, Any]:
     """``doc`` when one of our engines reads its ``format``."""
-    from scoring.engine import ENGINES  # the registry: no game named here
-
     fmt = doc.get("format")
     known = sorted(engine.log_format for engine in ENGINES.values())
     if fmt in known:

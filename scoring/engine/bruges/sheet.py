@@ -14,7 +14,7 @@ persons in play (each scores price / 3, B4), ``statues`` the values of the statu
 ``step`` the prestige step (its points are the edition's, B1); ``points`` (points per category
 as the paper sheet wrote them) and ``score`` (the total written) are checked against what the
 rules give. What no real game can leave is refused (``bad_sheet``, naming the seat and the
-category); the points, totals and ranks are the replay's own functions (``engine.py``).
+category); the points, totals and ranks are the replay's own functions (``score.py``).
 """
 
 from __future__ import annotations
@@ -24,15 +24,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from scoring.engine.bruges.editions import Edition
-from scoring.engine.bruges.engine import (
-    breakdown,
-    canal_points,
-    majority_points,
-    person_points,
-    prestige_points,
-    ranking,
-    total,
-)
 from scoring.engine.bruges.play import check_players, choose_edition
 from scoring.engine.bruges.rules import (
     ENGINE_VERSION,
@@ -44,6 +35,15 @@ from scoring.engine.bruges.rules import (
     SECTIONS,
     STATUES,
     TOP_STEP,
+)
+from scoring.engine.bruges.score import (
+    breakdown,
+    canal_points,
+    majority_points,
+    person_points,
+    prestige_points,
+    ranking,
+    total,
 )
 from scoring.engine.errors import Code, LogError, Said, Seat, check_no_teams, said
 

@@ -21,6 +21,8 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_noop, ngettext, trans_real
 
+from games.records.models import UserSettings
+
 API_PREFIX = "/api/"
 
 # Month and day names as a date writes them ("martedì 3 novembre 2026"): Django's own
@@ -89,8 +91,6 @@ def user_language(request: HttpRequest) -> str | None:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    from games.records.models import UserSettings  # the app's model, loaded after settings
-
     language = UserSettings.objects.filter(user=user).values_list("language", flat=True).first()
     return supported(language)
 
