@@ -85,7 +85,7 @@ TEST_ENV := CELERY_BROKER_URL=$(TEST_REDIS_URL) CELERY_VISIBILITY_TIMEOUT=4
 
 test: lint ## Lint, then run the test suite (and the engine tests again on the plain sources)
 	$(TEST_ENV) $(BIN)/pytest
-	POTDEVIN_PURE_ENGINE=1 $(BIN)/pytest -q tests/scoring/engine
+	POTDEVIN_PURE_ENGINE=1 $(BIN)/pytest -q tests/engine
 
 # The web scorepad's browser tests drive Debian's Chromium (Playwright's own browser download is
 # not used). Needs root, as in CI; does nothing when Chromium is already there.

@@ -20,7 +20,7 @@ from games.records.names import KEY_GROWTH, MAX_NAME_LENGTH
 # The most entries one game may have. The longest real games are far shorter: Pot de Vin has
 # at most 16 rounds (its rules), Bruges ends when a draw pile runs out (9 rounds at most in its
 # simulator), and a Complots game, the only one the rules do not bound, runs a few dozen turns
-# (63 at most in 3,000 simulated 8-player games; tests/games/test_stored_json.py). 1,000 is 15
+# (63 at most in 3,000 simulated 8-player games; tests/records/test_stored_json.py). 1,000 is 15
 # times that, and a game at the limit still reads in milliseconds (make bench).
 MAX_ENTRIES = 1000
 MAX_LOCATION_LENGTH = 120

@@ -18,7 +18,7 @@ from games.records.models import Edition, Game, Player, Round, Seat
 from scoring import jobs
 from scoring.engine.bruges.simulate import simulate
 from scoring.jobs import tasks
-from tests.scoring.engine.bruges.logs import WORKED_EXAMPLE_ROUND
+from tests.engine.bruges.logs import WORKED_EXAMPLE_ROUND
 
 pytestmark = pytest.mark.django_db
 

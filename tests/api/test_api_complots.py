@@ -12,7 +12,7 @@ import pytest
 
 from games.records.models import Game, Player, Round, Seat
 from scoring.engine.complots.simulate import simulate
-from tests.scoring.engine.complots import reference
+from tests.engine.complots import reference
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games.records import adapters
 from games.records.models import Game, Player, Round
 from scoring.engine.complots.simulate import simulate
 from tests.api.test_api_complots import assert_error
-from tests.scoring.engine.complots import reference
+from tests.engine.complots import reference
 
 pytestmark = pytest.mark.django_db
 

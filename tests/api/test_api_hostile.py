@@ -25,7 +25,7 @@ from scoring import jobs
 from scoring.engine import get_engine
 from scoring.jobs import tasks
 from scoring.models import Job, JobInput
-from tests.scoring.engine.bruges.logs import WORKED_EXAMPLE_ROUND
+from tests.engine.bruges.logs import WORKED_EXAMPLE_ROUND
 
 pytestmark = pytest.mark.django_db
 

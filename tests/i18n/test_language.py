@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from games.records import services
 from games.records.models import UserSettings
-from tests.records import complots_game
+from tests.builders import complots_game
 
 pytestmark = pytest.mark.django_db
 

@@ -69,7 +69,7 @@ SAME_EVERYWHERE = [
     "lone",
 ]
 NUMBER_INPUT_VALUE = re.compile(r'<input type="number"[^>]*?\svalue="([^"]*)"')
-IMPORT_FILES = Path(__file__).resolve().parent.parent / "imports" / "files"
+IMPORT_FILES = Path(__file__).resolve().parent.parent / "exchange" / "imports" / "files"
 PLAIN_NUMBER = re.compile(r"-?\d*(\.\d+)?")
 # Routes that only take a POST; each is posted below.
 POST_ONLY = {

@@ -21,7 +21,7 @@ from scoring.engine import get_engine
 from scoring.engine.potdevin.cards import GUILDS
 from scoring.engine.potdevin.simulate import simulate
 from tests.accounts import first_club
-from tests.scoring.engine.complots import reference
+from tests.engine.complots import reference
 
 NEUTRAL = ("jokers", "bonus", "malus", "pot_de_vin")
 POT_DE_VIN = "pot-de-vin"

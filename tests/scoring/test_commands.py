@@ -11,8 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.records.models import Game
-from tests.scoring.engine.complots import reference as complots_reference
-from tests.scoring.engine.golden import golden_files, load
+from tests.engine.complots import reference as complots_reference
+from tests.engine.golden import golden_files, load
 
 
 def run(*args: str) -> str:
@@ -122,7 +122,7 @@ def test_demo_stores_games_of_every_game() -> None:
 
 def test_replay_takes_an_edition_file(tmp_path: Path) -> None:
     """bruges.md: `manage.py replay --edition FILE` replays against the edition given (B1)."""
-    from tests.scoring.engine.bruges.test_bruges_rules import worked_example
+    from tests.engine.bruges.test_bruges_rules import worked_example
 
     log = tmp_path / "example.json"
     log.write_text(json.dumps(worked_example()), encoding="utf-8")

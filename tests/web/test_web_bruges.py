@@ -20,7 +20,7 @@ from games.records.models import Edition, Game, Player, Round
 from scoring.engine import get_engine
 from scoring.engine.bruges.simulate import simulate
 from tests.accounts import first_club
-from tests.scoring.engine.bruges.logs import WORKED_EXAMPLE_ROUND
+from tests.engine.bruges.logs import WORKED_EXAMPLE_ROUND
 
 pytestmark = pytest.mark.django_db
 

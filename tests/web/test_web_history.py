@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.records import services
 from games.records.models import GameEvent
 from tests.accounts import first_club
-from tests.records import complots_game
+from tests.builders import complots_game
 from tests.web.test_web_complots import turn_post
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.records import services
 from games.records.models import Player
 from tests.accounts import first_club
-from tests.records import complots_game
+from tests.builders import complots_game
 
 
 def test_the_home_page_shows_my_games_and_statistics(
