@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.db import connections
+from django.db.backends.signals import connection_created
 
 from tests.browser.pages import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE
 
@@ -29,14 +31,27 @@ def _playwright(
     # still plain synchronous code.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     ARTIFACTS.mkdir(exist_ok=True)
+    # While Playwright's loop runs, the test's own ORM calls may run in a copy of the context
+    # (its callbacks resume the test's greenlet), and Django keeps a connection per context:
+    # close_all() from here would not reach them, and one left open keeps the test database
+    # from being dropped. Every connection this thread opens meanwhile is closed by name
+    # instead (the live server's threads close their own).
+    opened: list[Any] = []
+    test_thread = threading.get_ident()
+
+    def remember(sender: Any, connection: Any, **kwargs: Any) -> None:
+        if threading.get_ident() == test_thread:
+            opened.append(connection)
+
+    connection_created.connect(remember)
     try:
         with sync_playwright() as pw:
             yield pw
     finally:
-        # The ORM calls made while Playwright's loop ran have connections of their own (Django
-        # keeps connections per async context): close them, or the test database cannot be
-        # dropped.
+        connection_created.disconnect(remember)
         connections.close_all()
+        for connection in opened:
+            connection.close()
 
 
 @pytest.fixture
