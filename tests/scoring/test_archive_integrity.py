@@ -38,7 +38,7 @@ from games.records.models import (
     SourceRef,
 )
 from scoring import archive, stats
-from scoring.archive import ArchiveError, archive_restore
+from scoring.archive import ArchiveError, archive_restore, export
 from scoring.models import HeadToHead, Job, JobInput, JobItem, JobKeys, PlayerStats, Rating
 from tests.accounts import first_club, make_user
 
@@ -294,13 +294,13 @@ def test_a_record_that_cannot_be_written_faithfully_stops_the_export(
         assert math.isinf(Round.objects.filter(game=game).order_by("number").first().data["x"])
         what = f"game id {game.pk}"
     else:  # jsonb holds no such number: a record with one, as the export would read it
-        real_jobs = archive._jobs
+        real_jobs = export._jobs
 
         def jobs_and_one_more(names: dict[int, str]) -> Any:
             yield from real_jobs(names)
             yield {"kind": "job", "id": 4242, "params": {"x": math.inf}}
 
-        monkeypatch.setattr(archive, "_jobs", jobs_and_one_more)
+        monkeypatch.setattr(export, "_jobs", jobs_and_one_more)
         what = "job id 4242"
 
     path = tmp_path / "backup.jsonl"
