@@ -1,5 +1,8 @@
 # Needs only python3.11 and make; everything else is installed into .venv.
 PYTHON ?= python3.11
+# Compiled bytecode is kept (in __pycache__, ignored by git): without it every test process,
+# worker and server compiles the whole project again, and pytest rewrites every test module.
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -7,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run serve migrate test lint format messages bench bench-scale loadtest browser clean
+.PHONY: help venv run serve migrate test check lint format messages bench bench-scale loadtest browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
@@ -82,10 +85,23 @@ format: venv ## Fix what ruff can fix and format the code
 # workers; a dead worker's batch comes back after 4 s instead of an hour.
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 TEST_ENV := CELERY_BROKER_URL=$(TEST_REDIS_URL) CELERY_VISIBILITY_TIMEOUT=4
+# Every core: pytest-xdist runs the tests in that many processes, each with a test database of
+# its own; a process that is free takes tests from a busy one (worksteal).
+TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+# What the database runs of the suite: everything by default; .ci/run's second database leaves
+# out the engine's tests (TEST_PATHS), which never touch one, and runs them once on the plain
+# sources instead (PURE_ENGINE_TESTS).
+TEST_PATHS ?=
+PURE_ENGINE_TESTS ?= tests/engine
 
-test: lint ## Lint, then run the test suite (and the engine tests again on the plain sources)
-	$(TEST_ENV) $(BIN)/pytest
-	POTDEVIN_PURE_ENGINE=1 $(BIN)/pytest -q tests/engine
+test: lint ## Lint, then every test on every core (and the engine's tests again on the plain sources)
+	$(TEST_ENV) $(PYTEST) $(TEST_PATHS)
+	$(if $(PURE_ENGINE_TESTS),POTDEVIN_PURE_ENGINE=1 $(PYTEST) -q $(PURE_ENGINE_TESTS))
+
+# The schema fuzzing module is slow to collect (it builds its cases then): left out whole.
+check: venv ## The inner loop: the tests neither slow nor in a browser, on every core
+	$(TEST_ENV) $(PYTEST) -q -m "not slow and not browser" --ignore tests/api/test_api_schemathesis.py
 
 # The web scorepad's browser tests drive Debian's Chromium (Playwright's own browser download is
 # not used). Needs root, as in CI; does nothing when Chromium is already there.

@@ -63,6 +63,16 @@ def pytest_configure(config: pytest.Config) -> None:
             )
 
 
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A browser test is one by where it lives: `-m "not browser"` leaves them all out.
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
 DEFAULT_PORTS = {
     "postgres": 5432,
     "postgresql": 5432,

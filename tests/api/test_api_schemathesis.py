@@ -39,6 +39,8 @@ from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate
 from tests.accounts import first_club
 
+pytestmark = pytest.mark.slow
+
 MAX_EXAMPLES = 25
 
 CONFIG = schemathesis.Config.from_dict(

@@ -18,6 +18,8 @@ from django.db import connection
 from loadtest.services import PG_BIN
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.slow
+
 
 def test_load_with_every_fault_keeps_every_check(skip_or_fail: Callable[[str], None]) -> None:
     if connection.vendor != "postgresql":

@@ -22,7 +22,7 @@ from tests.paths import ROOT
 REPO_ROOT = ROOT
 WEB_WORKERS = 3
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _free_port() -> int:

@@ -46,7 +46,7 @@ from tests.i18n import pseudo
 from tests.web.test_web_complots import turn_post
 from tests.web.test_web_pages import round_post
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 NAMES = ["Ada", "Bea", "Cy", "Dov", "Eli", "Fay"]
 # Texts that are the same in every language: the brand, the games' names, each language's

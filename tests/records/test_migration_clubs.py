@@ -19,9 +19,10 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
+
 from tests.records.migrations import latest, migrate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 BEFORE = [("games", "0009_game_shares"), ("scoring", "0006_stats_per_game_type")]
 GAME_TYPES = {"pot-de-vin": (3, 4, 5), "complots": (2, 3, 4, 5, 6), "bruges": (2, 3, 4)}

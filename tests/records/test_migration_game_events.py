@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.records.migrations import migrate
 
 from games.records import services
 from games.records.models import Game, GameEvent, Round
 from scoring.engine import ENGINES
 from tests.accounts import first_club
+from tests.records.migrations import migrate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 BEFORE = [("games", "0007_user_settings")]
 PER_GAME = 12

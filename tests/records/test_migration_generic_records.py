@@ -14,7 +14,6 @@ import random
 from typing import Any
 
 import pytest
-from tests.records.migrations import latest, migrate
 
 from games.records import services
 from games.records.models import Edition, Game
@@ -22,12 +21,13 @@ from games.records.models import name_key as current_name_key
 from scoring.engine import LogError, get_engine
 from scoring.engine.potdevin.simulate import simulate
 from tests.paths import ROOT
+from tests.records.migrations import latest, migrate
 
 BEFORE = [("games", "0004_player_name_key")]
 GAMES = 3000
 SCOREPAD_EVERY = 20  # one game in 20 is stored as a scorepad game
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _logs(count: int) -> list[dict[str, Any]]:

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from tests.records.migrations import latest, migrate
 
 from games.records import services
 from games.records.models import Game, Player, Round
 from scoring.engine import ENGINES
 from tests.accounts import first_club
+from tests.records.migrations import latest, migrate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 BEFORE = [("games", "0005_generic_records")]
 PER_GAME = 30

@@ -33,7 +33,7 @@ from tests.accounts import first_club
 from tests.scoring import test_jobs_worker as one_worker
 from tests.scoring.test_jobs_worker import REDIS_URL, Worker, WorkerPool, _games, _wait_done
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 # The fixtures of the one-worker tests: a queue of the test's own, its workers, a staff client.
 redis_broker = one_worker.redis_broker

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from tests.records.migrations import latest, migrate
 
 from games.records import services
 from games.records.models import Club, Game, Player, Round, Seat
@@ -39,6 +38,7 @@ from scoring.models import (
 )
 from scoring.stats.tasks import ratings_catch_up_task
 from tests.accounts import first_club
+from tests.records.migrations import latest, migrate
 from tests.scoring import stats_builders as B
 from tests.scoring import test_jobs as jobs_tests
 from tests.scoring import test_ratings as ratings_tests

@@ -40,7 +40,7 @@ from tests.accounts import first_club
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = str(celery_app.conf.broker_url)  # `make test` points it at a test Redis database
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 # A corrected deck: two cards change guild, so some games change winners.
 CORRECTED = standard_layout()

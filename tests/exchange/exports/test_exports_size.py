@@ -8,6 +8,7 @@ import json
 import time
 from types import SimpleNamespace
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -15,6 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from games.exchange import exports
 from games.records import board_games
 from games.records.models import Game, Player, Seat
+
+pytestmark = pytest.mark.slow
 
 GAMES = 10_000
 PLAYERS = 12
