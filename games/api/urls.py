@@ -4,14 +4,11 @@ from rest_framework.routers import DefaultRouter
 from games.api.clubs import ClubViewSet, InvitationView
 from games.api.exports import BGStatsExportView
 from games.api.plugins import apis
-from games.api.views import (
-    EditionViewSet,
-    GameTypesView,
-    GameViewSet,
-    MeView,
-    PlayerViewSet,
-    TokenView,
-)
+from games.api.views.accounts import MeView, TokenView
+from games.api.views.editions import EditionViewSet
+from games.api.views.game_types import GameTypesView
+from games.api.views.games import GameViewSet
+from games.api.views.players import PlayerViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False
