@@ -10,6 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+# Project imports inside functions: a benchmark sets Django up on a database of its own first
+# (``setup_django``), and models can be imported only after that (Django's app loading).
+
 ROOT = Path(__file__).resolve().parents[1]
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 

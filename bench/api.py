@@ -17,6 +17,9 @@ from typing import Any
 
 from bench._common import fresh_sqlite, p50_ms, setup_django, timed, token_client
 
+# Project imports inside functions: a benchmark sets Django up on a database of its own first
+# (``setup_django``), and models can be imported only after that (Django's app loading).
+
 REQUESTS = 600
 IMPORT_GAMES = 1000
 RATIO_TARGET = 5.0

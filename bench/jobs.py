@@ -17,6 +17,9 @@ import time
 
 from bench._common import fresh_postgres, setup_django, start_workers, store_games
 
+# Project imports inside functions: a benchmark sets Django up on a database of its own first
+# (``setup_django``), and models can be imported only after that (Django's app loading).
+
 REDIS_URL = "redis://127.0.0.1:6379/14"
 GAMES = int(os.environ.get("POTDEVIN_BENCH_GAMES", "10000"))
 TARGET = 0.5

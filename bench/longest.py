@@ -14,6 +14,9 @@ from typing import Any
 
 from bench._common import fresh_sqlite, p50_ms, setup_django, timed, token_client
 
+# Project imports inside functions: a benchmark sets Django up on a database of its own first
+# (``setup_django``), and models can be imported only after that (Django's app loading).
+
 REQUESTS = 30
 READ_TARGET_MS = 100.0
 

@@ -16,6 +16,9 @@ from typing import Any
 
 from bench._common import fresh_postgres, p50_ms, setup_django, store_games, timed, token_client
 
+# Project imports inside functions: a benchmark sets Django up on a database of its own first
+# (``setup_django``), and models can be imported only after that (Django's app loading).
+
 SIZES = [int(s) for s in os.environ.get("POTDEVIN_BENCH_STATS_SIZES", "10000,100000").split(",")]
 REQUESTS = 400
 RATIO_TARGET = 20.0
