@@ -6,6 +6,7 @@ conftest.py."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from tests.accounts import PASSWORD
@@ -50,12 +51,28 @@ def fits_phone(page: Any) -> None:
     assert width <= PHONE["width"], f"{page.url} is {width} px wide"
 
 
+# The window's size and scroll position, as a screenshot must leave them.
+WINDOW = "() => [innerWidth, innerHeight, Math.round(scrollX), Math.round(scrollY)]"
+
+
+def whole_page(page: Any, path: Path) -> None:
+    """A screenshot of the whole page, and the page left as it was. Chromium takes one by
+    stretching the window over the whole page, and puts the window's size and scroll position
+    back a moment after the screenshot returns: an action in that moment (a tap) landed where
+    the page no longer was. Under load the Bruges score sheet's submit button was missed that
+    way (the button focused, no submit, the navigation waited for in vain)."""
+    before = page.evaluate(WINDOW)
+    page.screenshot(path=str(path), full_page=True)
+    page.wait_for_function(f"was => ({WINDOW})().every((v, i) => v === was[i])", arg=before)
+
+
 def shoot(page: Any, name: str, *, desktop: bool = True) -> None:
     """Screenshots of the current page at phone width (checked to fit) and desktop width."""
     page.set_viewport_size(PHONE)
     fits_phone(page)
-    page.screenshot(path=str(ARTIFACTS / f"{name}-390.png"), full_page=True)
+    whole_page(page, ARTIFACTS / f"{name}-390.png")
     if desktop:
         page.set_viewport_size(DESKTOP)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-1280.png"), full_page=True)
+        whole_page(page, ARTIFACTS / f"{name}-1280.png")
         page.set_viewport_size(PHONE)
+        page.wait_for_function(f"() => innerWidth === {PHONE['width']}")

@@ -22,7 +22,7 @@ from scoring.engine import get_engine
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from tests.accounts import first_club, make_user
-from tests.browser.pages import fits_phone, shoot, sign_in
+from tests.browser.pages import fits_phone, shoot, sign_in, whole_page
 from tests.browser.test_browser_bruges import enter_bruges_round
 from tests.browser.test_browser_complots import enter_turn
 from tests.builders import complots_game
@@ -132,7 +132,7 @@ def screenshot(page: Any, name: str) -> None:
     shoot(page, name, desktop=False)
     if os.environ.get("POTDEVIN_DOCS_SCREENSHOTS") == "1":
         DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS_SCREENSHOTS / f"{name}.png"), full_page=True)
+        whole_page(page, DOCS_SCREENSHOTS / f"{name}.png")
 
 
 def new_game(page: Any, base: str, game_type: str, log: dict[str, Any]) -> None:

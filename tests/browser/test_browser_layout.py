@@ -15,7 +15,15 @@ from games.records.models import Game
 from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from tests.accounts import first_club, make_user
-from tests.browser.pages import ARTIFACTS, LANGUAGES, PHONE, fits_phone, sign_in, use_language
+from tests.browser.pages import (
+    ARTIFACTS,
+    LANGUAGES,
+    PHONE,
+    fits_phone,
+    sign_in,
+    use_language,
+    whole_page,
+)
 
 # Names of 80 characters, the service's longest, made of long words as real names have them.
 HEADS = [
@@ -80,7 +88,7 @@ LAYOUT_PROBLEMS = """() => {
 def reads_on_a_phone(page: Any, name: str) -> None:
     """The page at 390 px: no side scrolling, no word cut, nothing clipped; a screenshot."""
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(ARTIFACTS / f"{name}-390.png"), full_page=True)
+    whole_page(page, ARTIFACTS / f"{name}-390.png")
     fits_phone(page)
     problems = page.evaluate(LAYOUT_PROBLEMS)
     assert problems == {"cut": [], "styles": [], "clipped": [], "scrolled": []}, (name, problems)
