@@ -64,13 +64,26 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+# pytest-django refuses the database to a test that asks for none of these (or no django_db
+# mark): a test without them touches no database.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # A browser test is one by where it lives: `-m "not browser"` leaves them all out.
+    # Markers found from where a test lives and what it asks for, so no test has to say them:
+    # `-m "not browser"` leaves the browser tests out, `-m database` keeps only the tests that
+    # touch the database (CI runs the others once, not once per database).
     for item in items:
         if BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.database)
 
 
 DEFAULT_PORTS = {

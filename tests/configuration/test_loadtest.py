@@ -18,7 +18,8 @@ from django.db import connection
 from loadtest.services import PG_BIN
 from tests.paths import ROOT
 
-pytestmark = pytest.mark.slow
+# Its own PostgreSQL cluster: a test of the PostgreSQL pass, though it asks for no database.
+pytestmark = [pytest.mark.slow, pytest.mark.database]
 
 
 def test_load_with_every_fault_keeps_every_check(skip_or_fail: Callable[[str], None]) -> None:
