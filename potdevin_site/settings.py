@@ -82,7 +82,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After the user is known: a signed-in user's language setting comes first.
-    "games.web.language.LanguageMiddleware",
+    "games.api.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -185,7 +185,7 @@ SPECTACULAR_SETTINGS = {
     ),
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.web.language.document_accept_language",
+        "games.api.language.document_accept_language",
     ],
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -14,9 +14,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from games.api import language
 from games.api.error_bodies import body as error_body
 from games.api.error_bodies import internal_error, logger, out_of_range, unavailable
-from games.web import language
 
 API_PREFIX = "/api/"
 

@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
+from games.api.language import supported
 from games.records.models import UserSettings
-from games.web.language import supported
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:

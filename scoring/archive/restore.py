@@ -13,6 +13,7 @@ from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max, Model
 
+from games.api.language import supported
 from games.records.models import (
     BoardGame,
     Club,
@@ -30,7 +31,6 @@ from games.records.models import (
     UserSettings,
     name_key,
 )
-from games.web.language import supported
 from scoring import stats
 from scoring.archive.lines import CHUNK, ArchiveError, _named
 from scoring.archive.reader import _Reader
