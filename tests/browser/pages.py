@@ -51,19 +51,24 @@ def fits_phone(page: Any) -> None:
     assert width <= PHONE["width"], f"{page.url} is {width} px wide"
 
 
-# The window's size and scroll position, as a screenshot must leave them.
+# The window's size and scroll position.
 WINDOW = "() => [innerWidth, innerHeight, Math.round(scrollX), Math.round(scrollY)]"
 
 
 def whole_page(page: Any, path: Path) -> None:
-    """A screenshot of the whole page, and the page left as it was. Chromium takes one by
-    stretching the window over the whole page, and puts the window's size and scroll position
-    back a moment after the screenshot returns: an action in that moment (a tap) landed where
-    the page no longer was. Under load the Bruges score sheet's submit button was missed that
-    way (the button focused, no submit, the navigation waited for in vain)."""
+    """A screenshot of the whole page, and the page left where it was. Chromium takes one by
+    stretching the window over the whole page; once the window is put back, the page is left
+    scrolled to its end, and a tap on the next action can make Chromium jump back to where it
+    was, between the press and the release: the tap lands on nothing. Under load the Bruges
+    score sheet's submit button was missed that way (focused, no submit, the navigation waited
+    for in vain). So the page is scrolled back to where it was, and waited for."""
+    size = [page.viewport_size["width"], page.viewport_size["height"]]
+    # A viewport just resized may not have reached the window yet either.
+    page.wait_for_function(f"size => ({WINDOW})().slice(0, 2).join() === size.join()", arg=size)
     before = page.evaluate(WINDOW)
     page.screenshot(path=str(path), full_page=True)
-    page.wait_for_function(f"was => ({WINDOW})().every((v, i) => v === was[i])", arg=before)
+    page.evaluate("([x, y]) => window.scrollTo(x, y)", before[2:])
+    page.wait_for_function(f"was => ({WINDOW})().join() === was.join()", arg=before)
 
 
 def shoot(page: Any, name: str, *, desktop: bool = True) -> None:
@@ -75,4 +80,3 @@ def shoot(page: Any, name: str, *, desktop: bool = True) -> None:
         page.set_viewport_size(DESKTOP)
         whole_page(page, ARTIFACTS / f"{name}-1280.png")
         page.set_viewport_size(PHONE)
-        page.wait_for_function(f"() => innerWidth === {PHONE['width']}")
