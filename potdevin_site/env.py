@@ -43,6 +43,16 @@ def env_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {raw!r}")
 
 
+def env_count(env: Mapping[str, str], name: str, default: int) -> int:
+    """A count: a whole number from 0 up."""
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    if not raw.strip().isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number from 0 up, got {raw!r}")
+    return int(raw.strip())
+
+
 def env_list(env: Mapping[str, str], name: str, default: tuple[str, ...]) -> list[str]:
     raw = env.get(name)
     if raw is None or not raw.strip():

@@ -15,6 +15,7 @@ from potdevin_site.env import (
     celery_broker,
     database_config,
     env_bool,
+    env_count,
     env_list,
     secret_key,
 )
@@ -42,6 +43,13 @@ if env_bool(ENV, "POTDEVIN_HTTPS", default=False):
     SECURE_HSTS_SECONDS = int(ENV.get("POTDEVIN_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(ENV, "POTDEVIN_HSTS_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env_bool(ENV, "POTDEVIN_HSTS_PRELOAD", default=True)
+
+# How many proxies of the deployment's own stand in front of the server (a TLS proxy: 1). Rate
+# limits per address count a request under the address the outermost of them saw; with none
+# (the default), under the connection's own, and X-Forwarded-For is never believed
+# (potdevin_site.client). The API's throttles read it as NUM_PROXIES.
+POTDEVIN_TRUSTED_PROXIES = env_count(ENV, "POTDEVIN_TRUSTED_PROXIES", default=0)
+RATELIMIT_IP_META_KEY = "potdevin_site.client.client_address"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -169,6 +177,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "potdevin_site.pagination.CappedPagination",
     "DEFAULT_THROTTLE_CLASSES": ["games.api.permissions.WriteRateThrottle"],
+    "NUM_PROXIES": POTDEVIN_TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_RATES": {
         "writes": ENV.get("POTDEVIN_THROTTLE_WRITES", "600/min"),
         "signin": ENV.get("POTDEVIN_THROTTLE_SIGNIN", "20/min"),

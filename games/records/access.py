@@ -217,10 +217,14 @@ def club_for_new(user: Any, slug: Any, at_least: Can = Can.RECORD) -> Club:
 
 
 def owner_or_admin(user: Any, record: Any) -> bool:
-    """Whether ``user`` started ``record`` (a job: ``created_by_id``) and is still in its club,
-    or is an admin of its club. A record of no club (a re-score of every club) is staff's."""
+    """Whether ``user`` may act on ``record`` (a job: confirm, resume) now: an admin of its
+    club, or who started it (``created_by_id``) while they still hold the role starting it took
+    (``record.role_to_start``): the role is checked when the action happens, never only when it
+    was planned, so a recorder demoted to member no longer confirms the import they planned.
+    A record of no club (a re-score of every club) is staff's."""
     if record.club_id is None:
         return bool(user and user.is_authenticated and user.is_staff)
     if may(user, record.club_id, Can.ADMIN):
         return True
-    return record.created_by_id == user.pk and may(user, record.club_id, Can.READ)
+    needed = getattr(record, "role_to_start", Can.READ)
+    return record.created_by_id == user.pk and may(user, record.club_id, needed)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.records.access import Can
+
 
 class Job(models.Model):
     class Kind(models.TextChoices):
@@ -50,6 +52,13 @@ class Job(models.Model):
 
     class Meta:
         ordering = ["-id"]
+
+    @property
+    def role_to_start(self) -> Can:
+        """The role in its club that starting this kind of job takes: an import writes games
+        (a recorder's), a re-score rewrites every result (an admin's). Who started a job
+        must still hold it to confirm or resume it (``access.owner_or_admin``)."""
+        return Can.RECORD if self.kind == self.Kind.IMPORT else Can.ADMIN
 
     def __str__(self) -> str:
         return f"{self.kind} job {self.pk} ({self.status})"
