@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django.views.decorators.http import require_POST
@@ -28,6 +29,7 @@ from games.records import access
 from games.records.errors import RecordError
 from games.records.i18n import engine_message
 from games.web import present
+from games.web.confirm import Question, asks_first
 from games.web.clubs import current_club
 from scoring import jobs
 from scoring.engine import LogError
@@ -234,3 +236,34 @@ def import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Import started: its report fills in as the plays are read."))
     return redirect("web:import", pk=job.pk)
+
+
+def _discard_question(request: HttpRequest, pk: int) -> Question:
+    job = _job(request, pk)
+    if not access.owner_or_admin(request.user, job):
+        raise PermissionDenied("only who uploaded the file, or the club's admins, discard it")
+    filename = job.params.get("filename") or _("this file")
+    return Question(
+        title=_("Discard the import of %(file)s?") % {"file": filename},
+        goes=_("Its plan is dropped; nothing of it was stored, and no game changes."),
+        button=_("Discard the import"),
+        back=reverse("web:import", args=[job.pk]),
+    )
+
+
+@login_required
+@require_POST
+@asks_first(_discard_question)
+def import_discard(request: HttpRequest, pk: int) -> HttpResponse:
+    """Drop a planned import: who uploaded it while still a recorder, or the club's admins,
+    checked now (``access.owner_or_admin``), not when it was planned."""
+    job = _job(request, pk)
+    if not access.owner_or_admin(request.user, job):
+        raise PermissionDenied("only who uploaded the file, or the club's admins, discard it")
+    try:
+        jobs.import_discard(job.pk)
+    except jobs.CannotResume as exc:
+        messages.info(request, exc.message)
+        return redirect("web:import", pk=job.pk)
+    messages.success(request, _("Import discarded: nothing of it was stored."))
+    return redirect("web:imports")

@@ -63,6 +63,7 @@ urlpatterns = [
     path("imports/", imports.imports_page, name="imports"),
     path("imports/<int:pk>/", imports.import_detail, name="import"),
     path("imports/<int:pk>/confirm/", imports.import_confirm, name="import-confirm"),
+    path("imports/<int:pk>/discard/", imports.import_discard, name="import-discard"),
 ]
 
 # Pages of a game's own (Pot de Vin's decks, Bruges editions), from its plugin's web part.

@@ -243,6 +243,20 @@ def import_confirm(job_id: int) -> Job:
     return job
 
 
+def import_discard(job_id: int) -> None:
+    """Drop a planned import and the plays it kept, nothing having been stored from it. Raises
+    ``CannotResume`` (``job_not_planned``) for a job already started: its games are the club's
+    now, each deleted from its own page if need be."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job_id)
+        if job.status != Job.Status.PLANNED:
+            raise CannotResume(
+                "job_not_planned",
+                _("job %(id)s was already started") % {"id": job.pk},
+            )
+        job.delete()
+
+
 def job_resume(job_id: int) -> int:
     """Send the batches of the job's keys that have no item yet again, and mark the job
     running (a job that failed because the broker refused its batches too). Returns how many

@@ -661,6 +661,9 @@ PAGE_ROWS: dict[str, Page] = {
     ),
     "web:import": Page({"GET": page_import_job}, lambda o: {"pk": o.import_job}),
     "web:import-confirm": Page({"POST": page_import_job}, lambda o: {"pk": o.import_job}),
+    "web:import-discard": Page(
+        {"POST": page_import_job}, lambda o: {"pk": o.import_job}, data={"confirmed": "yes"}
+    ),
     # Editions: anyone signed in reads them and proposes a new version; staff verify one.
     "web:decks": Page({"GET": page_signed_in}, sides=SITE),
     "web:deck-new": Page({"GET": page_signed_in}, sides=SITE),

@@ -105,3 +105,30 @@ def test_an_admin_demoted_to_recorder_cannot_resume_the_rescore_they_started(
     page = signed_in(adam)
     assert page.post(f"/jobs/rescore/{job.pk}/resume/").status_code == 403
     assert "Resume" not in page.get(f"/jobs/rescore/{job.pk}/").content.decode()
+
+
+def test_discarding_a_planned_import_asks_first_and_checks_the_role_then(
+    club: Club, recorder: Any, owner: Any
+) -> None:
+    page = signed_in(recorder)
+    assert upload(page, "club-export.json").status_code == 302
+    job = Job.objects.get()
+    url = f"/imports/{job.pk}/discard/"
+    asked = page.post(url)
+    assert asked.status_code == 200
+    assert "Discard the import of club-export.json?" in asked.content.decode()
+    assert Job.objects.filter(pk=job.pk).exists()  # nothing dropped before "Yes"
+
+    set_role(club, recorder, Membership.Role.MEMBER, owner)
+    assert page.post(url, {"confirmed": "yes"}).status_code == 403
+    assert Job.objects.filter(pk=job.pk).exists()
+
+    # Someone in no club of the job's finds it not found, like a job never made.
+    outsider = make_user("otto", role=None)
+    assert signed_in(outsider).post(url, {"confirmed": "yes"}).status_code == 404
+    assert signed_in(outsider).post("/imports/999999/discard/").status_code == 404
+
+    set_role(club, recorder, Membership.Role.RECORDER, owner)
+    done = page.post(url, {"confirmed": "yes"})
+    assert done.status_code == 302 and done["Location"] == "/imports/"
+    assert not Job.objects.exists() and not Game.objects.exists()
