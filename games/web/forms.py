@@ -18,10 +18,21 @@ from games.records import selectors, services
 from games.records.errors import RecordError
 from games.records.game_types import GamePlugin
 from games.records.models import MAX_LOCATION_LENGTH, MAX_NOTES_LENGTH, Edition, name_key
+from games.records.names import MAX_NAME_LENGTH
 from games.web import present
 from scoring.engine import LogError
 
-NAME_MAX_LENGTH = 80
+# A player's name: refused past the name rule's limit (the field says "at most 80 characters"),
+# never cut.
+NAME_MAX_LENGTH = MAX_NAME_LENGTH
+
+
+def uncut(field: forms.Field) -> forms.Field:
+    """``field`` without the ``maxlength`` Django gives its input: a browser stops the typing
+    there and cuts a pasted name silently, mid-word. The server refuses a longer one, at the
+    field, with its limit."""
+    field.widget.attrs.pop("maxlength", None)
+    return field
 
 
 class PlayersForm(forms.Form):
@@ -33,8 +44,10 @@ class PlayersForm(forms.Form):
         label=gettext_lazy("Played on"),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
-    location = forms.CharField(
-        required=False, max_length=MAX_LOCATION_LENGTH, label=gettext_lazy("Location")
+    location = uncut(
+        forms.CharField(
+            required=False, max_length=MAX_LOCATION_LENGTH, label=gettext_lazy("Location")
+        )
     )
     notes = forms.CharField(
         required=False,
@@ -56,11 +69,14 @@ class PlayersForm(forms.Form):
             names[f"player_{seat}"] = forms.CharField(
                 required=False,
                 max_length=NAME_MAX_LENGTH,
-                label=_("Seat %(number)s") % {"number": seat},
+                # Seats are counted from 1 on every page (the API's are 0-based).
+                label=_("Seat %(number)s") % {"number": seat + 1},
                 widget=forms.TextInput(
                     attrs={"list": "known-players", "autocomplete": "off", "class": "player-name"}
                 ),
             )
+        for field in names.values():
+            uncut(field)
         # The player rows come first, in seat order.
         self.fields = {**names, **self.fields}
 
@@ -77,11 +93,16 @@ class PlayersForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        raw = [(data.get(f"player_{s}") or "").strip() for s in range(self.max_players)]
-        count = max((s + 1 for s, name in enumerate(raw) if name), default=0)
+        # A seat whose name was refused (too long) is named all the same: no gap there.
+        refused = {s for s in range(self.max_players) if f"player_{s}" in self.errors}
+        raw = [
+            "" if s in refused else (data.get(f"player_{s}") or "").strip()
+            for s in range(self.max_players)
+        ]
+        count = max((s + 1 for s, name in enumerate(raw) if name or s in refused), default=0)
         names = raw[:count]
         for seat, name in enumerate(names):
-            if not name:
+            if not name and seat not in refused:
                 self.add_error(f"player_{seat}", _("Fill the seats in order, with no gap."))
         low, high = self.min_players, self.max_players
         if count < low:
@@ -112,7 +133,7 @@ class NewGameForm(PlayersForm):
         super().__init__(*args, plugin=plugin, **kwargs)
         field = self.fields["first_player"]
         field.choices = [  # type: ignore[attr-defined]
-            (s, _("Seat %(number)s") % {"number": s}) for s in range(self.max_players)
+            (s, _("Seat %(number)s") % {"number": s + 1}) for s in range(self.max_players)
         ]
         field.help_text = present.entry_text(plugin.game_type, "first_player_help")
 

@@ -230,10 +230,10 @@ def test_the_other_pages_read_on_a_phone_with_long_names(
     # Shared with the table: the game page with its links, and what a link opens.
     with page.expect_navigation():
         page.click("#share-new")
-    assert page.locator("#shares input.share-url").count() == 1
+    assert page.locator("#shares textarea.share-url").count() == 1
     reads_on_a_phone(page, f"potdevin-3-shares-long-names-{language}")
     finished = Game.objects.filter(game_type="complots").get()
-    page.goto(f"{base}/shared/{services.share_create(game=finished).token}/")
+    page.goto(f"{base}/shared/{services.share_create(game=finished, by=user).token}/")
     assert page.locator("#shared-note").is_visible()
     reads_on_a_phone(page, f"complots-8-shared-long-names-{language}")
     page.goto(f"{base}/games/new/complots/")
@@ -244,3 +244,95 @@ def test_the_other_pages_read_on_a_phone_with_long_names(
     for seat, name in enumerate(names[:6]):
         page.fill(f"#id_player_{seat}", name)
     reads_on_a_phone(page, f"scorepad-entry-long-names-{language}")
+
+
+# Labelled controls drawn over one another: the boxes of the visible controls and of their
+# labels' words (a label's text, not its box: a word spilling out of a narrow column is what
+# covers its neighbour), each pair that intersects by more than a pixel, but a label with its
+# own control (a checkbox inside its label).
+OVERLAPS = """() => {
+  const shown = el => el.getClientRects().length &&
+    !el.closest('.vh, [hidden], details:not([open]) > :not(summary)');
+  const boxes = [];
+  const controls = 'main input:not([type=hidden]), main select, main textarea';
+  for (const c of document.querySelectorAll(controls)) {
+    if (!shown(c)) continue;
+    boxes.push({what: 'control ' + c.id, owner: c.id, r: c.getBoundingClientRect()});
+  }
+  for (const label of document.querySelectorAll('main label')) {
+    if (!shown(label)) continue;
+    const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      if (!node.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        const what = 'label ' + node.textContent.trim();
+        if (r.width > 0) boxes.push({what, owner: label.htmlFor, r});
+      }
+    }
+  }
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a.owner && a.owner === b.owner) continue;
+      const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (w > 1 && h > 1) out.push(a.what + ' / ' + b.what);
+    }
+  }
+  return out;
+}"""
+
+# The header: its height, and whether "Sign out" shares its line with something else.
+HEADER = """() => {
+  const header = document.querySelector('header.site');
+  const out = header.querySelector('.signout button');
+  const mid = r => (r.top + r.bottom) / 2;
+  const o = out.getBoundingClientRect();
+  const near = 'nav > a, nav > form:not(.signout) > :not(label), nav li';
+  const others = [...header.querySelectorAll(near)]
+    .filter(el => el.getClientRects().length)
+    .map(el => el.getBoundingClientRect());
+  const beside = others.some(r => r.top <= mid(o) && mid(o) <= r.bottom);
+  return {height: Math.round(header.getBoundingClientRect().height), beside};
+}"""
+
+# A header with two clubs, its menu in full (a club admin's), on a phone: at most this tall.
+HEADER_MOST = 160
+
+
+def nothing_overlaps(page: Any, name: str) -> None:
+    page.set_viewport_size(PHONE)
+    whole_page(page, ARTIFACTS / f"{name}-390.png")
+    fits_phone(page)
+    assert page.evaluate(OVERLAPS) == [], name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_play_form_the_complots_result_sheet_and_a_two_club_header_hold_on_a_phone(
+    live_server: Any, browser: Any, language: str
+) -> None:
+    from games.records.models import Club, Membership
+
+    user = make_user("alice", role="admin")
+    second = Club.objects.create(name="Les Amis du Jeu de Saint-Rémy-de-Provence", slug="amis")
+    Membership.objects.create(club=second, user=user, role="member")
+    page = browser.new_page()
+    base = live_server.url
+    sign_in(page, base, "alice")
+
+    page.goto(f"{base}/plays/new/")
+    assert page.locator("#club-switch").is_visible()
+    nothing_overlaps(page, f"other-play-form-{language}")
+    header = page.evaluate(HEADER)
+    assert header["height"] <= HEADER_MOST, (language, header)
+    assert header["beside"], f"'Sign out' alone on its line ({language})"
+
+    page.goto(f"{base}/games/scorepad/complots/")
+    assert page.locator("#out-order").is_visible()
+    nothing_overlaps(page, f"complots-result-sheet-{language}")
+    problems = page.evaluate(LAYOUT_PROBLEMS)
+    assert problems["cut"] == [] and problems["scrolled"] == [], (language, problems)

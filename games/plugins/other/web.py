@@ -25,10 +25,10 @@ from games.plugins.other import GAME_TYPE
 from games.records import access, board_games, selectors, services
 from games.records.errors import RecordError
 from games.records.game_types import plugin_for
-from games.records.models import MAX_GAME_NAME_LENGTH, BoardGame, Player
+from games.records.models import BoardGame, Player
 from games.web import present, refusals, results
 from games.web.clubs import current_club, recording_club
-from games.web.forms import PlayersForm
+from games.web.forms import PlayersForm, uncut
 from scoring.engine import LogError
 from scoring.stats.games import stats_key
 
@@ -59,10 +59,17 @@ def new_play_url() -> str:
     return reverse("web:play-new")
 
 
+def _game_name_field(**kwargs: Any) -> forms.Field:
+    """A named game's name: the name rule (``board_games.clean_game_name``) refuses it past
+    ``MAX_GAME_NAME_LENGTH`` characters, at the field, with its limit, never cutting it. The
+    field sets no length of its own (white space runs and compatibility forms shrink in the
+    rule, and its words would name another limit); its input has no maxlength (a browser would
+    cut a pasted name silently). A request's size bounds what is read."""
+    return uncut(forms.CharField(strip=False, **kwargs))
+
+
 class BoardGameForm(forms.Form):
-    name = forms.CharField(
-        max_length=4 * MAX_GAME_NAME_LENGTH,
-        strip=False,
+    name = _game_name_field(
         label=gettext_lazy("Name"),
         help_text=gettext_lazy("As the club calls it, e.g. Carcassonne."),
     )
@@ -92,7 +99,10 @@ def _board_game(request: HttpRequest, pk: int) -> BoardGame:
 
 def _form_error(form: forms.Form, exc: RecordError, field: str = "name") -> None:
     target = {"bad_bgg_id": "bgg_id", "bad_win": "win", "win_refused": "win"}.get(exc.code, field)
-    form.add_error(target if target in form.fields else None, exc.message)
+    # As a sentence ("A name has at most 120 characters, not 121."), beside its field.
+    words = exc.message[:1].upper() + exc.message[1:]
+    words += "" if words.endswith((".", "!", "?")) else "."
+    form.add_error(target if target in form.fields else None, words)
 
 
 @login_required
@@ -189,12 +199,7 @@ class PlayForm(PlayersForm):
     cooperative outcome, who started and how long it lasted."""
 
     board_game = forms.ChoiceField(choices=[], required=False, label=gettext_lazy("Game"))
-    new_name = forms.CharField(
-        required=False,
-        max_length=4 * MAX_GAME_NAME_LENGTH,
-        strip=False,
-        label=gettext_lazy("Or a new game: its name"),
-    )
+    new_name = _game_name_field(required=False, label=gettext_lazy("Or a new game: its name"))
     new_bgg_id = forms.IntegerField(
         required=False,
         min_value=1,
