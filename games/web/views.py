@@ -5,13 +5,15 @@ game-shaped (the entry form, the table, the finish) comes from the game's plugin
 
 from __future__ import annotations
 
+from functools import wraps
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,14 +25,15 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
-from games.api.permissions import may_change, page_rate
+from games.api.permissions import may_change, may_remove, page_rate
 from games.exchange import exports
 from games.records import access, selectors, services
 from games.records.errors import RecordError
 from games.records.game_types import GamePlugin, UnknownGameType, plugin_for, plugins
-from games.records.models import Game
-from games.web import charts, present, refusals, results
+from games.records.models import Game, GameEvent
+from games.web import charts, present, qr, refusals, results
 from games.web.clubs import current_club, recording_club
+from games.web.confirm import Question, asks_first
 from games.web.forms import NewGameForm, PlayersForm, RescoreForm
 from scoring import jobs
 from scoring.engine import LogError
@@ -161,7 +164,10 @@ def game_new(request: HttpRequest, game_type: str | None = None) -> HttpResponse
         "known_players": selectors.known_player_names(club),
         "other_games": len(plugins()) > 1,
     }
-    return render(request, "web/game_new.html", context)
+    # Here after a post only when it was refused: said beside its fields, nothing stored.
+    return render(
+        request, "web/game_new.html", context, status=400 if request.method == "POST" else 200
+    )
 
 
 @login_required
@@ -218,7 +224,10 @@ def scorepad_new(request: HttpRequest, game_type: str | None = None) -> HttpResp
         "club": club,
         "known_players": selectors.known_player_names(club),
     }
-    return render(request, "web/scorepad_new.html", context)
+    # Here after a post only when it was refused: said beside its fields, nothing stored.
+    return render(
+        request, "web/scorepad_new.html", context, status=400 if request.method == "POST" else 200
+    )
 
 
 # --- A game --------------------------------------------------------------------------------------
@@ -287,6 +296,11 @@ def render_game(
             else []
         ),
         "shared": shared,
+        # What the finish form saw of the game: finishing from a page the game has left since
+        # (an entry undone or added, the game finished and reopened) is refused.
+        "version": _version(game) if can_write else "",
+        # The recorder who entered the game, or an admin of its club (``may_remove``).
+        "can_delete": not shared and may_remove(request.user, game),
         # A finished game's result, for a player to put into BG Stats (and on to BGG) in a tap.
         "bgstats_url": exports.bgstats_url(game=game),
         "source": selectors.game_source(game),
@@ -294,10 +308,12 @@ def render_game(
             [
                 {
                     "token": share.token,
-                    "url": request.build_absolute_uri(share.get_absolute_url()),
+                    "url": url,
+                    "qr": qr.qr_svg(url, _("QR code of the share link")),
                     "created_at": share.created_at,
                 }
                 for share in selectors.game_shares(game=game)
+                for url in [request.build_absolute_uri(share.get_absolute_url())]
             ]
             if can_write
             else []
@@ -318,6 +334,13 @@ def render_game(
             )
         )
     return render(request, "web/game.html", context, status=status)
+
+
+def _version(game: Game) -> str:
+    """The game's state as a page saw it: its last history event (every entry added or undone,
+    finish and reopen writes one)."""
+    last = selectors.game_history(game=game).values_list("id", flat=True).last()
+    return "" if last is None else str(last)
 
 
 def _entry_words(game: Game, *, entries: int, review: dict[str, Any] | None) -> dict[str, str]:
@@ -353,8 +376,22 @@ def writable(request: HttpRequest, pk: int) -> Game:
     return game
 
 
+def _posted_here(view: Any) -> Any:
+    """A view that takes a form's post and may answer it with a page (a step, a review, a
+    refusal): loaded again without one (the language switch goes back to the page's address,
+    so does a reload after Back), its address shows the game as it is now."""
+
+    @wraps(view)
+    def posted_here(request: HttpRequest, pk: int) -> HttpResponse:
+        if request.method != "POST":
+            return redirect("web:game", pk=pk)
+        return view(request, pk)
+
+    return posted_here
+
+
 @login_required
-@require_POST
+@_posted_here
 def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     """The next entry (a Pot de Vin round, a Complots turn) from the game's entry form. A form
     with more to ask (``ready()`` False) comes back at its next step, nothing stored. A complete
@@ -378,13 +415,18 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
             request, present.entry_text(game.game_type, "ended_after", number=table.number - 1)
         )
         return redirect("web:game", pk=pk)
+    # A page the game has left (Back after a save, a second tab or phone): the game as it is
+    # now, with a fresh form for the next entry, whichever step or button was posted.
+    posted = _posted_number(request)
+    if posted is not None and posted != table.number:
+        return _moved(request, game, posted, table.number)
     names = _names(game)
     form = web.entry_form(game, table, names, data=request.POST)
     if form.is_valid():
         if not form.ready():
             return render_game(request, game, entry_form=form)
-        if _stale(game, form, table.number):  # the review's "Save" too: its number is taken
-            return render_game(request, _game(request, pk), entry_form=form, status=400)
+        if form.cleaned_data["number"] != table.number:  # read otherwise than above: a guard
+            return _moved(request, game, form.cleaned_data["number"], table.number)
         if request.POST.get("review") != "save":
             review = _review(web, game, form, names)
             if review is not None:
@@ -405,19 +447,27 @@ def round_append(request: HttpRequest, pk: int) -> HttpResponse:
     return render_game(request, _game(request, pk), entry_form=form, status=400)
 
 
-def _stale(game: Game, form: Any, expected: int) -> bool:
-    """Whether the entry is not the next one (a page left open while another phone saved an
-    entry); the refusal is then on the form."""
-    number = form.cleaned_data["number"]
-    if number == expected:
-        return False
-    form.add_error(
-        None,
-        present.entry_text(
-            game.game_type, "taken", number=number, stored=expected - 1, next=expected
-        ),
-    )
-    return True
+def _posted_number(request: HttpRequest, name: str = "number") -> int | None:
+    """The entry number a form posted (as the entry forms read it), or None if it has none."""
+    raw = request.POST.get(name, "")
+    if len(raw) > 9:  # no game has that many entries: the form says what is wrong with it
+        return None
+    try:
+        return forms.IntegerField(min_value=1).clean(raw)
+    except ValidationError:
+        return None
+
+
+def _moved(request: HttpRequest, game: Game, posted: int, expected: int) -> HttpResponse:
+    """A page posted entry ``posted`` while the game expects ``expected`` (its entries were
+    saved or undone meanwhile, on this or another page or phone): nothing is stored, and the
+    game is shown as it is now, its entry form fresh for the next entry, with a notice."""
+    if posted < expected:
+        text = present.entry_text(game.game_type, "moved_on", number=posted, next=expected)
+    else:
+        text = present.entry_text(game.game_type, "moved_back", number=posted - 1, next=expected)
+    messages.warning(request, text)
+    return redirect(reverse("web:game", args=[game.pk]) + "#entry")
 
 
 def _review(web: Any, game: Game, form: Any, names: list[str]) -> dict[str, Any] | None:
@@ -450,17 +500,109 @@ def _game_action(request: HttpRequest, pk: int, action: Any, done: str) -> HttpR
 @login_required
 @require_POST
 def round_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo the game's last entry, the one the page names (``number``), after asking which
+    (``asks_first``). A page the game has left (the entry undone already, or others saved
+    after it) undoes nothing: the game as it is now, with a notice."""
     game = writable(request, pk)
-    done = present.entry_text(game.game_type, "undone")
-    return _game_action(request, pk, services.round_undo, done)
+    refused = _undo_refused(request, game, present.entry_count(game))
+    if refused is not None:
+        return refused
+    return _round_undo_confirmed(request, pk)
+
+
+def _undo_refused(request: HttpRequest, game: Game, last: int) -> HttpResponse | None:
+    """Why the undo posted cannot be done on the game as it is (its last entry ``last``), said
+    with the game as it is now; None when it can."""
+    number = _posted_number(request)
+    if game.mode == Game.Mode.ROUNDS and game.status == Game.Status.FINISHED:
+        text = _(
+            "Game #%(number)s is finished: nothing was undone. Reopen it to change it; here it is "
+            "as it is now."
+        ) % {"number": game.pk}
+    elif number is None:
+        text = _("Nothing was undone: the page was out of date. Here is the game as it is now.")
+    elif number > last:
+        text = present.entry_text(game.game_type, "undo_gone", number=number)
+    elif number < last:
+        text = present.entry_text(game.game_type, "undo_stale", number=number, last=last)
+    else:
+        return None
+    messages.warning(request, text)
+    return redirect(reverse("web:game", args=[game.pk]) + "#entry")
+
+
+def _entered_by(game: Game, number: int) -> str:
+    """Who entered entry ``number`` as the history says ("Round 2 entered by alice"), or ""."""
+    event = (
+        selectors.game_history(game=game)
+        .filter(action=GameEvent.Action.ADDED, number=number)
+        .exclude(username="")
+        .last()
+    )
+    if event is None:
+        return ""
+    what = present.entry_text(game.game_type, "history_added", number=number)
+    return _("%(what)s by %(user)s") % {"what": what, "user": event.username}
+
+
+def _undo_question(request: HttpRequest, pk: int) -> Question:
+    game = writable(request, pk)
+    number = present.entry_count(game)  # the number posted, checked by ``round_undo``
+    goes = present.entry_text(game.game_type, "undo_goes", number=number)
+    who = _entered_by(game, number)
+    return Question(
+        title=present.entry_text(game.game_type, "undo_question", number=number),
+        goes=f"{goes} {who}." if who else goes,
+        button=present.entry_text(game.game_type, "undo", number=number),
+        back=reverse("web:game", args=[pk]),
+    )
+
+
+@asks_first(_undo_question)
+def _round_undo_confirmed(request: HttpRequest, pk: int) -> HttpResponse:
+    game = writable(request, pk)
+    try:
+        with transaction.atomic():
+            # The check and the undo under the game's lock: two posts of one page, or two
+            # phones, never undo two entries.
+            locked = Game.objects.select_for_update().get(pk=game.pk)
+            refused = _undo_refused(request, locked, locked.rounds.count())
+            if refused is not None:
+                return refused
+            services.round_undo(game=locked, by=request.user)
+    except (LogError, RecordError) as exc:
+        messages.error(request, _refusal(exc, game))
+    else:
+        messages.success(request, present.entry_text(game.game_type, "undone"))
+    return redirect(reverse("web:game", args=[pk]) + "#entry")
 
 
 @login_required
-@require_POST
+@_posted_here
 def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
     """Finish the game, with the end-of-game choices of the game's finish form, if it has one
     (Pot de Vin: the Jokers, the engine's best placement unless someone moved them)."""
     game = writable(request, pk)
+    if game.mode == Game.Mode.ROUNDS and game.status == Game.Status.FINISHED:
+        messages.warning(
+            request,
+            _(
+                "Game #%(number)s was already finished from another page or phone: here it is "
+                "as it is now."
+            )
+            % {"number": game.pk},
+        )
+        return redirect("web:game", pk=pk)
+    seen = request.POST.get("version")
+    if seen is not None and seen != _version(game):
+        messages.warning(
+            request,
+            _(
+                "The game changed on another page or phone since this page was shown: nothing "
+                "was finished. Here is the game as it is now."
+            ),
+        )
+        return redirect("web:game", pk=pk)
     web = _plugin(game.game_type).part("web")
     form = web.finish_form(game.result or {}, data=request.POST)
     if form is None or form.is_valid():
@@ -483,8 +625,69 @@ def game_finish(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     game = writable(request, pk)
+    if game.mode == Game.Mode.ROUNDS and game.status == Game.Status.IN_PROGRESS:
+        messages.warning(
+            request,
+            _(
+                "Game #%(number)s was already reopened from another page or phone: here it is "
+                "as it is now."
+            )
+            % {"number": game.pk},
+        )
+        return redirect("web:game", pk=pk)
     done = present.entry_text(game.game_type, "reopened")
     return _game_action(request, pk, services.game_reopen, done)
+
+
+# --- Deleting a game -----------------------------------------------------------------------------
+
+
+def _removable(request: HttpRequest, pk: int) -> Game:
+    """The game ``pk`` if the user may delete it (``may_remove``: the recorder who entered it,
+    or an admin of its club): 404 if they cannot see it, 403 if they see it but may not."""
+    game = _game(request, pk)
+    if not may_remove(request.user, game):
+        raise PermissionDenied("a game is deleted by the recorder who entered it or an admin")
+    return game
+
+
+def _delete_question(request: HttpRequest, pk: int) -> Question:
+    game = _removable(request, pk)
+    goes = _(
+        "%(game)s of %(date)s with %(names)s: everything recorded in it is deleted, and it no "
+        "longer counts in statistics and ratings. Its history is kept."
+    ) % {
+        "game": _plugin(game.game_type).label,
+        "date": date_format(game.played_on),
+        "names": present.names_joined(_names(game)),
+    }
+    return Question(
+        title=_("Delete game #%(number)s?") % {"number": game.pk},
+        goes=goes,
+        button=_("Delete game #%(number)s") % {"number": game.pk},
+        back=reverse("web:game", args=[pk]),
+    )
+
+
+@login_required
+@require_POST
+def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete a game, after asking (``asks_first``); its history stays. Posted again (Back to
+    the question) by whoever deleted it: Home, with a notice."""
+    if GameEvent.objects.filter(
+        game_id=pk, action=GameEvent.Action.DELETED, user_id=request.user.pk
+    ).exists():
+        messages.warning(request, _("Game #%(number)s was already deleted.") % {"number": pk})
+        return redirect("web:home")
+    return _game_delete_confirmed(request, pk)
+
+
+@asks_first(_delete_question)
+def _game_delete_confirmed(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _removable(request, pk)
+    services.game_delete(game=game, by=request.user)
+    messages.success(request, _("Game #%(number)s was deleted.") % {"number": pk})
+    return redirect("web:home")
 
 
 # --- Players -------------------------------------------------------------------------------------
@@ -527,7 +730,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "ratings": ratings[-20:],
                 "rating_chart": charts.line_chart(
                     [(date_format(h.played_on, "SHORT_DATE_FORMAT"), h.ordinal) for h in ratings],
-                    title=_("%(game)s rating (ordinal) of %(player)s after each game")
+                    title=_("%(game)s rating of %(player)s after each game")
                     % {"game": label, "player": player.name},
                 ),
             }

@@ -1,6 +1,6 @@
 /* The review before saving an entry (the page's own step, the same with or without this script,
    for every game): the "Save" button is focused, so one tap or Enter saves, and a second tap
-   sends nothing. */
+   sends nothing; after Back the buttons work again. */
 (function () {
   "use strict";
   var review = document.getElementById("entry-review");
@@ -17,5 +17,12 @@
     window.setTimeout(function () {
       review.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     }, 0);
+  });
+  // Back to this page after it was sent (the browser keeps pages as they were left): its
+  // buttons work again; the server answers a review the game has left with the game as it is
+  // now.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    review.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
   });
 })();

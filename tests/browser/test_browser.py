@@ -65,7 +65,7 @@ def test_a_whole_game_entered_through_the_pages_scores_like_the_engine(
     shoot(page, "game-choice")
     page.get_by_role("link", name="Pot de Vin").click()
     for seat, name in enumerate(log["players"]):
-        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+        page.get_by_label(f"Seat {seat + 1}", exact=True).fill(name)
     page.select_option("#id_first_player", str(log["first_player"]))
     assert (
         page.locator("#id_first_player option:checked")
@@ -85,6 +85,10 @@ def test_a_whole_game_entered_through_the_pages_scores_like_the_engine(
             first = log_round["plays"][0]["card"]
             page.click(f'label[for="play0-{first}"]')
             shoot(page, "round-entry")
+            # A reload keeps what was picked (static/js/keep.js); emptied, the round starts anew.
+            page.reload()
+            assert page.locator(f"#trump-{log_round['trump']}").is_checked()
+            page.evaluate("sessionStorage.clear()")
             page.reload()
         enter_round(page, log_round, number)
         fits_phone(page)
@@ -170,6 +174,11 @@ def test_an_illegal_card_shows_the_engine_error_and_undo_works(
 
     with page.expect_navigation():
         page.click("#undo-round")
+    # It asks first, naming the round; nothing is undone before its "Yes".
+    assert page.inner_text("#h-confirm") == "Undo round 1?"
+    assert Round.objects.filter(game=game).count() == 1
+    with page.expect_navigation():
+        page.click("#confirm-yes")
     assert "The last round was undone." in page.inner_text(".messages")
     assert Round.objects.filter(game=game).count() == 0
     assert page.inner_text("#slot-0 .slot-name") == "Bea"  # seat 1 starts again

@@ -187,7 +187,7 @@ def test_a_bruges_game_entered_through_the_pages_scores_like_the_engine(
     page.get_by_role("link", name="New game").first.click()
     page.get_by_role("link", name="Bruges", exact=True).click()
     for seat, name in enumerate(log["players"]):
-        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+        page.get_by_label(f"Seat {seat + 1}", exact=True).fill(name)
     page.select_option("#id_first_player", str(log["first_player"]))
     shoot(page, "bruges-new-game")
     with page.expect_navigation():

@@ -125,7 +125,7 @@ def test_a_whole_complots_game_entered_through_the_pages_ranks_like_the_engine(
     page.get_by_role("link", name="New game").first.click()
     page.get_by_role("link", name="Complots").click()
     for seat, name in enumerate(log["players"]):
-        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+        page.get_by_label(f"Seat {seat + 1}", exact=True).fill(name)
     page.select_option("#id_first_player", str(log["first_player"]))
     page.check(f"#id_variant_{['ambassador', 'inquisitor'].index(variant)}")
     shots = variant == "ambassador"  # screenshots of one of the games
@@ -147,6 +147,10 @@ def test_a_whole_complots_game_entered_through_the_pages_ranks_like_the_engine(
     # The last turn undone, then entered again.
     with page.expect_navigation():
         page.click("#undo-round")
+    # It asks first, naming the turn; nothing is undone before its "Yes".
+    assert page.inner_text("#h-confirm") == f"Undo turn {len(log['turns'])}?"
+    with page.expect_navigation():
+        page.click("#confirm-yes")
     assert "The last turn was undone." in page.inner_text(".messages")
     assert Round.objects.filter(game=game).count() == len(log["turns"]) - 1
     enter_turn(page, log["turns"][-1], len(log["turns"]))

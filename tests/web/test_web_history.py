@@ -28,7 +28,8 @@ def test_the_game_page_shows_who_did_what(web: Client, staff_web: Client, user: 
     game = complots_game(user)
     income = {"actor": 0, "action": "income"}
     assert web.post(reverse("web:round-append", args=[game.pk]), turn_post(income, 1)).status_code
-    assert staff_web.post(reverse("web:round-undo", args=[game.pk])).status_code == 302
+    undo = {"number": "1", "confirmed": "yes"}  # the question's "Yes"
+    assert staff_web.post(reverse("web:round-undo", args=[game.pk]), undo).status_code == 302
     assert web.post(reverse("web:round-append", args=[game.pk]), turn_post(income, 1)).status_code
     assert [e.username for e in GameEvent.objects.order_by("id")] == [
         "alice",

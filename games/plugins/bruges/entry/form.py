@@ -49,21 +49,8 @@ class RoundForm(DrawStep, DiceStep, PenaltiesStep, UpkeepStep, TurnsStep, Review
             self.add_error(None, _("the round being entered was garbled: start the round again."))
             self._commit(Draft())
             return data
-        number, expected = data.get("number"), self.table.number
-        if number != expected:
-            if isinstance(number, int) and number > expected:  # a round undone on another phone
-                said = _(
-                    "Round %(number)s was taken back meanwhile (from another phone?): this is "
-                    "round %(expected)s, start it again."
-                ) % {"number": number - 1, "expected": expected}
-            else:
-                said = _(
-                    "Round %(number)s was saved meanwhile (from another phone?): this is round "
-                    "%(expected)s, start it again."
-                ) % {"number": expected - 1, "expected": expected}
-            self.add_error(None, said)
-            self._commit(Draft())
-            return data
+        # An entry for a round the game has left is answered by the view before this form
+        # is read (``games.web.views.round_append``): the game as it is now, and a notice.
         step = self.data.get("step") or ""
         if step not in BUTTONS:
             step = {DICE: DICE, PHASE2: PHASE2, TURN: TURN, SAVE: SAVE}.get(self.stage, TURN)

@@ -3,7 +3,7 @@ about a round in the rulebook's words."""
 
 from __future__ import annotations
 
-from django.utils.translation import npgettext_lazy, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.plugins.bruges import words
 from games.web import refusals
@@ -25,14 +25,6 @@ ENTRY_TEXTS = {
     "no_replay": pgettext_lazy("bruges round", "The stored rounds no longer replay. %(refusal)s"),
     "no_more": pgettext_lazy("bruges round", "This game takes no more rounds."),
     "ended_after": pgettext_lazy("bruges round", "The game ended after round %(number)s."),
-    "taken": npgettext_lazy(
-        "bruges round",
-        "Round %(number)s cannot be entered: the game has %(stored)s round, so the next "
-        "is %(next)s.",
-        "Round %(number)s cannot be entered: the game has %(stored)s rounds, so the next "
-        "is %(next)s.",
-        "stored",
-    ),
     "undone": pgettext_lazy("bruges round", "The last round was undone."),
     "reopened": pgettext_lazy(
         "bruges round", "Game reopened: rounds can be undone or added again."
@@ -48,4 +40,34 @@ ENTRY_TEXTS = {
     "history_added": pgettext_lazy("bruges round", "Round %(number)s entered"),
     "history_corrected": pgettext_lazy("bruges round", "Round %(number)s corrected"),
     "history_undone": pgettext_lazy("bruges round", "Round %(number)s undone"),
+    # Translators: a page posted a round the game already has (a page left open, Back, a
+    # second phone): the game is shown as it is now, with this notice.
+    "moved_on": pgettext_lazy(
+        "bruges round",
+        "Round %(number)s was already saved from another page or phone: here is the game as it "
+        "is now; enter round %(next)s.",
+    ),
+    # Translators: a page posted a round after the rounds before it were undone elsewhere.
+    "moved_back": pgettext_lazy(
+        "bruges round",
+        "Round %(number)s was undone from another page or phone: here is the game as it is now; "
+        "enter round %(next)s.",
+    ),
+    # The question before the last round is undone (``games.web.confirm``).
+    "undo_question": pgettext_lazy("bruges round", "Undo round %(number)s?"),
+    "undo_goes": pgettext_lazy(
+        "bruges round",
+        "Round %(number)s is deleted with everything entered in it: the game goes back to how "
+        "it stood before it. The rounds before it stay as they are.",
+    ),
+    "undo_gone": pgettext_lazy(
+        "bruges round",
+        "Round %(number)s was already undone from another page or phone: nothing more was "
+        "undone. Here is the game as it is now.",
+    ),
+    "undo_stale": pgettext_lazy(
+        "bruges round",
+        "Round %(number)s was not undone: it is no longer the last round, as round %(last)s was "
+        "saved since from another page or phone. Here is the game as it is now.",
+    ),
 }
