@@ -34,6 +34,19 @@ INVITABLE = (Role.MEMBER, Role.RECORDER, Role.ADMIN)
 INVITABLE_CHOICES = [(r.value, r.label) for r in INVITABLE]
 
 
+# The club a fresh server starts with (``games/migrations/0011_clubs_fill.py`` makes it, as do
+# ``scoring.archive`` and ``manage.py demo`` on a database without one), for its first owner
+# to name.
+FIRST_CLUB = {"name": "Club", "slug": "club"}
+
+
+def unnamed(club: Club) -> bool:
+    """Whether ``club`` is the fresh server's club as it was made, never named: its name and
+    its slug (which never changes) both the default ones. A renamed first club is named, and so
+    is any club started with a name of its own."""
+    return club.name == FIRST_CLUB["name"] and club.slug == FIRST_CLUB["slug"]
+
+
 def club_name(name: Any) -> str:
     """A club's name as stored: the rule of player names (``games.records.names``)."""
     if not isinstance(name, str):

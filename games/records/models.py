@@ -84,11 +84,28 @@ class Membership(models.Model):
         return f"{self.user_id} {self.role} of {self.club_id}"
 
 
+def _maker_may(club: str, roles: tuple[str, ...]) -> models.Q:
+    """Whether a link's maker (``created_by``) may still do what made it, now: staff (who act
+    in every club, ``games.records.access.level``), or a member of the club (``club``: the
+    path to it from the link) with one of ``roles``. A maker deleted (``created_by`` null),
+    deactivated, demoted or removed since may not: a role counts when its action happens."""
+    role_now = Membership.objects.filter(
+        user_id=models.OuterRef("created_by_id"), club_id=models.OuterRef(club), role__in=roles
+    )
+    active = models.Q(created_by__is_active=True)
+    return active & (models.Q(created_by__is_staff=True) | models.Exists(role_now))
+
+
 class InvitationQuerySet(models.QuerySet["Invitation"]):
     def open(self) -> InvitationQuerySet:
-        """The invitations that can still be taken: not used, not revoked, not expired."""
+        """The invitations that can still be taken: not used, not revoked, not expired, and
+        made by someone who is still an admin or owner of the club (or staff). An invitation
+        of an admin since demoted, removed or deleted opens nothing, like a revoked one."""
         return self.filter(
-            used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+            _maker_may("club_id", (Membership.Role.OWNER, Membership.Role.ADMIN)),
+            used_at__isnull=True,
+            revoked_at__isnull=True,
+            expires_at__gt=timezone.now(),
         )
 
 
@@ -472,8 +489,16 @@ class GameEvent(models.Model):
 
 class GameShareQuerySet(models.QuerySet["GameShare"]):
     def active(self) -> GameShareQuerySet:
-        """The links not stopped."""
-        return self.filter(revoked_at__isnull=True)
+        """The links not stopped whose maker may still change the games of the game's club
+        (a recorder, admin or owner of it, or staff): a link of a recorder since demoted,
+        removed or deleted shows nothing, like a stopped one."""
+        return self.filter(
+            _maker_may(
+                "game__club_id",
+                (Membership.Role.OWNER, Membership.Role.ADMIN, Membership.Role.RECORDER),
+            ),
+            revoked_at__isnull=True,
+        )
 
 
 class GameShare(models.Model):

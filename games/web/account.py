@@ -1,6 +1,6 @@
 """The user's own settings: the reader's language (the switcher on every page, a form that
 needs no script, and the settings page, where the choice is kept for every device the user
-signs in on) and the password."""
+signs in on), the password, and a new club (started whatever clubs one is in)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from django_ratelimit.decorators import ratelimit
 
 from games.api.language import supported
 from games.records.models import UserSettings
+from games.web.clubs import ClubNameForm
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -84,7 +85,8 @@ def _page(
     current = UserSettings.objects.filter(user=request.user).first()
     form = form or SettingsForm(initial={"language": current.language if current else ""})
     password = password or PasswordChangeForm(request.user)
-    return render(request, "web/account.html", {"form": form, "password": password}, status=status)
+    context = {"form": form, "password": password, "club_form": ClubNameForm()}
+    return render(request, "web/account.html", context, status=status)
 
 
 @login_required

@@ -11,20 +11,23 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
+from django_ratelimit import ALL
 from django_ratelimit.decorators import ratelimit
 
 from games.api.permissions import page_rate
 from games.records import access, clubs, selectors
 from games.records.errors import Forbidden, RecordError
 from games.records.models import Club, Invitation, Membership, Player
-from games.web import present
+from games.records.names import MAX_NAME_LENGTH
+from games.web import present, qr
+from games.web.confirm import Question, asks_first
 
 Can = access.Can
 SESSION_KEY = "club"
@@ -64,11 +67,16 @@ def club_menu(request: HttpRequest) -> dict[str, Any]:
     if user is None or not user.is_authenticated:
         return {}
     current = current_club(request)
+    owner = current is not None and access.may(user, current.pk, Can.OWN)
+    to_name = current if owner and current is not None and clubs.unnamed(current) else None
     return {
         "current_club": current,
         "my_clubs": list(access.clubs(user).order_by("name", "id")[:50]),
         "club_recorder": current is not None and access.may(user, current.pk, Can.RECORD),
         "club_admin": current is not None and access.may(user, current.pk, Can.ADMIN),
+        # The fresh server's club, still with its default name: its owners name it (Home).
+        "club_to_name": to_name,
+        "club_naming_form": ClubNameForm() if to_name is not None else None,
     }
 
 
@@ -82,7 +90,8 @@ def switch(request: HttpRequest) -> HttpResponse:
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=200, strip=False)
+    # No max_length: a browser would cut a pasted name silently; the rule refuses it instead.
+    name = forms.CharField(label=gettext_lazy("Name"), strip=False)
     public_results = forms.BooleanField(
         label=gettext_lazy("Public results"),
         required=False,
@@ -91,6 +100,28 @@ class ClubForm(forms.Form):
             "leaderboards. Nothing else, and never a change."
         ),
     )
+
+
+class ClubNameForm(forms.Form):
+    """A club's name, for a new club or the first club's naming: the rule of ``clubs.club_name``
+    (its limit said beside the field and in the refusal; a long name is refused, never cut)."""
+
+    name = forms.CharField(
+        label=gettext_lazy("The club's name"),
+        strip=False,
+        error_messages={"required": gettext_lazy("Give the club a name.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "club-%s")
+        super().__init__(*args, **kwargs)
+        self.fields["name"].help_text = _("1 to %(most)s characters.") % {"most": MAX_NAME_LENGTH}
+
+    def clean_name(self) -> str:
+        try:
+            return clubs.club_name(self.cleaned_data["name"])
+        except RecordError as exc:
+            raise ValidationError(exc.message, code=exc.code) from None
 
 
 class InvitationForm(forms.Form):
@@ -120,13 +151,19 @@ def _admin_club(request: HttpRequest, slug: str) -> Club:
     return _club(request, slug, Can.ADMIN)
 
 
+# The members page lists the owners first, then the admins, the recorders and the members.
+ROLE_ORDER = {role: rank for rank, role in enumerate(Membership.Role.values)}
+
+
 @login_required
 def members(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's members and roles; admins change roles and remove members, anyone leaves."""
+    """Every member of the club, the owners first, then admins, recorders and members, each
+    with their role in words; admins change roles and remove members, anyone leaves."""
     club = access.club_or_404(request.user, slug)
     is_admin = access.may(request.user, club.pk, Can.ADMIN)
-    rows = list(
-        Membership.objects.filter(club=club).select_related("user").order_by("user__username")
+    rows = sorted(
+        Membership.objects.filter(club=club).select_related("user"),
+        key=lambda m: (ROLE_ORDER.get(m.role, len(ROLE_ORDER)), m.user.get_username().casefold()),
     )
     linked = dict(Player.objects.filter(club=club, user__isnull=False).values_list("user_id", "id"))
     # An admin links members to players: the roster to choose from (the first 500 by name).
@@ -191,8 +228,32 @@ def member_player(request: HttpRequest, slug: str, username: str) -> HttpRespons
     return redirect("web:club-members", slug=club.slug)
 
 
+def _removal(request: HttpRequest, slug: str, username: str) -> Question:
+    leaving = username == request.user.get_username()
+    club = _club(request, slug, Can.READ if leaving else Can.ADMIN)
+    selectors.club_member_id(club, username)  # 404 for no such member
+    back = reverse("web:club-members", args=[club.slug])
+    if leaving:
+        return Question(
+            title=_("Leave %(club)s?") % {"club": club.name},
+            goes=_(
+                "You lose access to its games, players and statistics; your player stays in its "
+                "roster. To come back you need a new invitation."
+            ),
+            button=_("Leave the club"),
+            back=back,
+        )
+    return Question(
+        title=_("Remove %(user)s from %(club)s?") % {"user": username, "club": club.name},
+        goes=_("They lose access to its games; their player stays in the roster."),
+        button=_("Remove %(user)s") % {"user": username},
+        back=back,
+    )
+
+
 @login_required
 @require_POST
+@asks_first(_removal)
 def member_remove(request: HttpRequest, slug: str, username: str) -> HttpResponse:
     """Remove a member (admins), or leave the club (oneself)."""
     leaving = username == request.user.get_username()
@@ -242,7 +303,8 @@ def invitations(request: HttpRequest, slug: str) -> HttpResponse:
             {
                 "id": i.pk,
                 "role": i.get_role_display(),
-                "url": request.build_absolute_uri(i.get_absolute_url()),
+                "url": (url := request.build_absolute_uri(i.get_absolute_url())),
+                "qr": qr.qr_svg(url, _("QR code of the invitation link")),
                 "expires_at": i.expires_at,
                 "created_by": i.created_by.get_username() if i.created_by else "",
             }
@@ -252,8 +314,26 @@ def invitations(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "web/club_invitations.html", context, status=400 if form.errors else 200)
 
 
+def _revocation(request: HttpRequest, slug: str, pk: int) -> Question:
+    club = _admin_club(request, slug)
+    made = Invitation.objects.open().filter(club=club, pk=pk).first()
+    if made is None:
+        raise Http404
+    return Question(
+        title=_("Revoke this invitation to %(club)s?") % {"club": club.name},
+        goes=_(
+            "Its link (%(role)s) then opens nothing: whoever has not used it yet cannot join "
+            "with it. You can make a new one."
+        )
+        % {"role": made.get_role_display()},
+        button=_("Revoke the invitation"),
+        back=reverse("web:club-invitations", args=[club.slug]) + f"#i{made.pk}",
+    )
+
+
 @login_required
 @require_POST
+@asks_first(_revocation)
 def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _admin_club(request, slug)
     if not clubs.invitation_revoke(club=club, invitation_id=pk):
@@ -294,12 +374,14 @@ class SignUpForm(UserCreationForm):
     """Django's own: a username by its rule, a password twice through the validators."""
 
 
-@ratelimit(
-    key="ip", rate=lambda group, request: page_rate("invitations"), method="POST", block=False
-)
+# Looking at links counts too, as on the API: one guessing tokens is slowed down whatever
+# they send, and answered alike whether the link exists or not.
+@ratelimit(key="ip", rate=lambda group, request: page_rate("invitations"), method=ALL, block=False)
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """An invitation link: a signed-in user joins with one tap; a new person makes an account
     and is in. A used, revoked or expired link is not found, like one never made."""
+    if getattr(request, "limited", False):
+        return render(request, "web/too_many_attempts.html", status=429)
     shown = Invitation.objects.open().select_related("club").filter(token=token).first()
     if shown is None:
         raise Http404
@@ -309,10 +391,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     )
     status = 200
     if request.method == "POST":
-        if getattr(request, "limited", False):
-            messages.error(request, _("Too many attempts from here; wait a minute."))
-            status = 429
-        elif user.is_authenticated:
+        if user.is_authenticated:
             try:
                 clubs.invitation_accept(token=token, user=user)
             except clubs.NoInvitation:
@@ -348,17 +427,46 @@ def _joined(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def club_new(request: HttpRequest) -> HttpResponse:
-    """Start a club: its owner is the one who starts it."""
-    try:
-        club = clubs.club_create(name=request.POST.get("name", ""), owner=request.user)
-    except RecordError as exc:
-        messages.error(request, exc.message)
-        return redirect("web:home")
-    request.session[SESSION_KEY] = club.pk
-    messages.success(request, _("%(club)s started: invite its members.") % {"club": club.name})
-    return redirect("web:club-invitations", slug=club.slug)
+    """Start a club, whatever clubs one is in already: its owner is the one who starts it. The
+    form is on the settings page (and on the page of someone in no club); a refused name comes
+    back here, said at the field."""
+    form = ClubNameForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = clubs.club_create(name=form.cleaned_data["name"], owner=request.user)
+        except RecordError as exc:
+            form.add_error("name", exc.message)
+        else:
+            request.session[SESSION_KEY] = club.pk
+            messages.success(
+                request, _("%(club)s started: invite its members.") % {"club": club.name}
+            )
+            return redirect("web:club-invitations", slug=club.slug)
+    return render(request, "web/club_new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def club_naming(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's name, given by an owner: the form Home shows the owners of the fresh server's
+    club while it has its default name (``clubs.unnamed``). A refused name comes back here,
+    said at the field."""
+    club = _club(request, slug, Can.OWN)
+    form = ClubNameForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            clubs.club_update(club=club, name=form.cleaned_data["name"])
+        except RecordError as exc:
+            form.add_error("name", exc.message)
+        else:
+            messages.success(request, _("The club is called %(club)s now.") % {"club": club.name})
+            return redirect("web:home")
+    return render(
+        request,
+        "web/club_name.html",
+        {"club": club, "form": form},
+        status=400 if form.errors else 200,
+    )
 
 
 def results(request: HttpRequest, slug: str) -> HttpResponse:

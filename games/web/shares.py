@@ -8,12 +8,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import formats
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.records import selectors, services
 from games.records.errors import RecordError
 from games.web import views
+from games.web.confirm import Question, asks_first
 
 
 @login_required
@@ -31,8 +34,26 @@ def share_create(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("web:game", args=[game.pk]) + "#shares")
 
 
+def _stopping(request: HttpRequest, pk: int, token: str) -> Question:
+    game = views.writable(request, pk)
+    share = selectors.game_shares(game=game).filter(token=token).first()
+    if share is None:
+        raise Http404
+    return Question(
+        title=_("Stop this share link?"),
+        goes=_(
+            "The link made on %(date)s then opens nothing: whoever has it can no longer follow "
+            "this game. The game itself stays as it is."
+        )
+        % {"date": formats.date_format(localtime(share.created_at), "DATETIME_FORMAT")},
+        button=_("Stop this link"),
+        back=reverse("web:game", args=[game.pk]) + "#shares",
+    )
+
+
 @login_required
 @require_POST
+@asks_first(_stopping)
 def share_revoke(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     game = views.writable(request, pk)
     if not services.share_revoke(game=game, token=token):

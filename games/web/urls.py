@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/<int:pk>/rounds/undo/", views.round_undo, name="round-undo"),
     path("games/<int:pk>/finish/", views.game_finish, name="game-finish"),
     path("games/<int:pk>/reopen/", views.game_reopen, name="game-reopen"),
+    path("games/<int:pk>/delete/", views.game_delete, name="game-delete"),
     path("games/<int:pk>/shares/", shares.share_create, name="share-create"),
     path("games/<int:pk>/shares/<str:token>/stop/", shares.share_revoke, name="share-revoke"),
     # A token is 32 URL-safe characters; anything else is no share link.
@@ -52,6 +53,7 @@ urlpatterns = [
         name="club-invitation-revoke",
     ),
     path("clubs/<slug:slug>/settings/", clubs.club_settings, name="club-settings"),
+    path("clubs/<slug:slug>/name/", clubs.club_naming, name="club-name"),
     path("clubs/<slug:slug>/export/bgstats/", exports.bgstats, name="club-export-bgstats"),
     # An invitation token is 32 URL-safe characters; anything else is no invitation.
     re_path(r"^invite/(?P<token>[A-Za-z0-9_-]{32})/$", clubs.invitation, name="invitation"),

@@ -618,6 +618,10 @@ PAGE_ROWS: dict[str, Page] = {
     "web:round-undo": Page(POST_GAME_WRITE, _pk, states=GAMES),
     "web:game-finish": Page(POST_GAME_WRITE, _pk, states=("open",)),
     "web:game-reopen": Page(POST_GAME_WRITE, _pk, states=("finished",)),
+    # As the API's delete: an admin any game (the game's maker is in the cells of who made what).
+    "web:game-delete": Page(
+        {"POST": page_game_write(ADMIN)}, _pk, states=GAMES, data={"confirmed": "yes"}
+    ),
     "web:share-create": Page(POST_GAME_WRITE, _pk, states=GAMES),
     "web:share-revoke": Page(
         POST_GAME_WRITE, lambda o: {"pk": o.game, "token": o.share}, states=GAMES
@@ -627,7 +631,11 @@ PAGE_ROWS: dict[str, Page] = {
         {"GET": public}, lambda o: {"token": o.share}, states=GAMES, leaks_by_design=True
     ),
     # Clubs.
-    "web:club-new": Page({"POST": page_signed_in}, data={"name": "Matrix Page Club"}, sides=SITE),
+    "web:club-new": Page(
+        {"GET": page_signed_in, "POST": page_signed_in},
+        data={"name": "Matrix Page Club"},
+        sides=SITE,
+    ),
     "web:club-switch": Page({"POST": page_club(READ)}, data=lambda o: {"club": o.slug}),
     "web:club-results": Page({"GET": page_results}, _slug),
     "web:club-members": Page({"GET": page_club(READ)}, _slug),
@@ -642,6 +650,10 @@ PAGE_ROWS: dict[str, Page] = {
     "web:club-export-bgstats": Page({"GET": page_club(READ)}, _slug),
     "web:club-invitation-revoke": Page(
         {"POST": page_club(ADMIN)}, lambda o: {"slug": o.slug, "pk": o.invitation}
+    ),
+    # The club's name, given by an owner (Home asks the fresh server's first owner).
+    "web:club-name": Page(
+        {"GET": page_club(OWN), "POST": page_club(OWN)}, _slug, data=lambda o: {"name": o.name}
     ),
     "web:club-settings": Page(
         {"GET": page_club(ADMIN), "POST": page_club(ADMIN)},

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games.records import clubs, services
-from games.records.models import Club, Game, Membership, Player, Round
+from games.records.models import Club, Game, Invitation, Membership, Player, Round
 from scoring.engine.potdevin.simulate import simulate
 from tests.accounts import PASSWORD, first_club, make_user
 from tests.browser.pages import LANGUAGES, PHONE, fits_phone, sign_in, use_language
@@ -20,6 +20,12 @@ from tests.browser.test_browser import enter_round
 from tests.browser.test_browser_layout import long_names, reads_on_a_phone
 
 NEWCOMER = "nina"
+
+
+def open_invitations(club: Club) -> int:
+    return Invitation.objects.open().filter(club=club).count()
+
+
 # The names the newcomer types: hers first, then two friends of the club.
 NAMES = ["Nina", "Ada", "Bea"]
 
@@ -54,11 +60,21 @@ def test_an_invited_recorder_signs_up_on_a_phone_and_records_a_round_no_other_cl
     with admin.expect_navigation():
         admin.click('#invitation-new button[type="submit"]')
     assert "it works once" in admin.inner_text(".messages")
-    links = admin.locator("#invitations input.share-url")
+    links = admin.locator("#invitations textarea.share-url")
     assert links.count() == 1
     link = links.input_value()
     assert link.startswith(f"{base}/invite/")
     fits_phone(admin)
+    # The link's own buttons (static/js/links.js): Copy says so in its live region; Share only
+    # where the browser shares (not this one); the QR code drawn by the server, titled.
+    item = admin.locator("#invitations li").first
+    item.get_by_role("button", name="Copy link").click()
+    said = item.locator("[data-said]")
+    said.filter(has_text=".").wait_for()
+    assert said.inner_text() in ("Copied.", "The link is selected: copy it with your phone's menu.")
+    shares = admin.evaluate("typeof navigator.share === 'function'")
+    assert item.get_by_role("button", name="Share…").is_visible() == shares
+    assert item.get_by_role("img", name="QR code of the invitation link").count() == 1
 
     # A new person on their phone opens the link and makes an account.
     phone = chromium(locale="en-US", viewport=PHONE)
@@ -156,9 +172,30 @@ def test_the_club_pages_read_on_a_phone(live_server: Any, chromium: Any, languag
     assert page.locator("#members select[name=role]").count() == 3
     assert page.locator("#members select[name=player]").count() == 4
     reads_on_a_phone(page, f"club-members-{language}")
+    # Every member listed, the owner first; removing one asks first (the Yes: #confirm-yes).
+    assert page.locator("#members li").first.get_attribute("id") == "member-olga"
+    with page.expect_navigation():
+        page.locator("#member-constantineexampleorg form.destructive button").click()
+    reads_on_a_phone(page, f"club-member-remove-confirm-{language}")
+    assert Membership.objects.filter(club=club, user__username="constantine@example.org").exists()
+    with page.expect_navigation():
+        page.click("#confirm-yes")
+    assert page.locator("#member-constantineexampleorg").count() == 0
+    assert not Membership.objects.filter(
+        club=club, user__username="constantine@example.org"
+    ).exists()
     page.goto(f"{base}/clubs/{club.slug}/invitations/")
-    assert page.locator("#invitations input.share-url").count() == 3
+    assert page.locator("#invitations textarea.share-url").count() == 3
+    assert page.locator("#invitations svg.qr").count() == 3
     reads_on_a_phone(page, f"club-invitations-{language}")
+    # Revoking one (the first made, listed last) asks first: the question page, then its Yes.
+    with page.expect_navigation():
+        page.locator("#invitations form.destructive button").last.click()
+    reads_on_a_phone(page, f"club-invitation-revoke-confirm-{language}")
+    with page.expect_navigation():
+        page.click("#confirm-yes")
+    assert page.locator("#invitations textarea.share-url").count() == 2
+    assert open_invitations(club) == 2
     page.goto(f"{base}/clubs/{club.slug}/settings/")
     page.check("#id_public_results")
     with page.expect_navigation():

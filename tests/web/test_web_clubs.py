@@ -123,7 +123,11 @@ def test_the_members_page_lists_members_and_roles_with_role_selects_for_admins_o
     assert f'href="{reverse("web:club-invitations", args=[club_a.slug])}"' in html
     assert f'href="{reverse("web:club-settings", args=[club_a.slug])}"' in html
     olga_row = html.split('id="member-olga"')[1].split("</li>")[0]
-    assert "Admin" in olga_row and 'id="leave"' in olga_row
+    assert "Admin" in olga_row
+    # Leaving is apart from the list, at the end of the page (it asks first).
+    leave = html.split('id="leave-club"')[1]
+    assert 'id="leave"' in leave
+    assert f'action="{reverse("web:club-member-remove", args=[club_a.slug, "olga"])}"' in leave
 
     member = page(signed_in(other_user).get(url))
     for username in ("olga", "alice", "bob"):
@@ -133,7 +137,9 @@ def test_the_members_page_lists_members_and_roles_with_role_selects_for_admins_o
     olga_row = member.split('id="member-olga"')[1].split("</li>")[0]
     bob_row = member.split('id="member-bob"')[1].split("</li>")[0]
     assert "Recorder" in alice_row and "Admin" in olga_row and "Member" in bob_row
-    assert "Remove" not in member and 'id="leave"' in bob_row
+    assert "Remove" not in member and 'id="leave"' not in bob_row
+    leave = member.split('id="leave-club"')[1]
+    assert f'action="{reverse("web:club-member-remove", args=[club_a.slug, "bob"])}"' in leave
     assert reverse("web:club-invitations", args=[club_a.slug]) not in member
 
 
@@ -151,6 +157,7 @@ def test_an_admin_changes_a_role_and_a_recorder_may_not(
     assert Membership.objects.get(club=club_a, user=other_user).role == "recorder"
     remove = reverse("web:club-member-remove", args=[club_a.slug, "bob"])
     assert web.post(remove).status_code == 403
+    assert web.post(remove, {"confirmed": "yes"}).status_code == 403
     assert Membership.objects.filter(club=club_a, user=other_user).exists()
 
 
@@ -170,9 +177,11 @@ def test_an_admin_may_not_make_an_owner_nor_change_an_owners_role(
 
 
 def test_an_admin_removes_a_member(club_a: Club, admin_web: Client, other_user: Any) -> None:
-    response = admin_web.post(
-        reverse("web:club-member-remove", args=[club_a.slug, "bob"]), follow=True
-    )
+    url = reverse("web:club-member-remove", args=[club_a.slug, "bob"])
+    asked = admin_web.post(url)  # asks first: nothing removed yet
+    assert asked.status_code == 200 and 'id="confirm-yes"' in page(asked)
+    assert Membership.objects.filter(club=club_a, user=other_user).exists()
+    response = admin_web.post(url, {"confirmed": "yes"}, follow=True)
     assert "bob is no longer a member." in page(response)
     assert not Membership.objects.filter(club=club_a, user=other_user).exists()
 
@@ -216,6 +225,15 @@ def _club_pages(club: Club, admin: Any) -> list[tuple[str, str, dict[str, str]]]
         ("get", reverse("web:club-invitations", args=[club.slug]), {}),
         ("post", reverse("web:club-invitations", args=[club.slug]), {"role": "admin", "days": "3"}),
         ("post", reverse("web:club-invitation-revoke", args=[club.slug, made.pk]), {}),
+        # The answers to the questions these ask first.
+        ("post", reverse("web:club-member-remove", args=[club.slug, "bob"]), {"confirmed": "yes"}),
+        (
+            "post",
+            reverse("web:club-invitation-revoke", args=[club.slug, made.pk]),
+            {"confirmed": "yes"},
+        ),
+        ("get", reverse("web:club-name", args=[club.slug]), {}),
+        ("post", reverse("web:club-name", args=[club.slug]), {"name": "Mine now"}),
         ("get", reverse("web:club-settings", args=[club.slug]), {}),
         ("post", reverse("web:club-settings", args=[club.slug]), {"name": "Mine now"}),
         ("get", reverse("web:club-results", args=[club.slug]), {}),
@@ -272,7 +290,7 @@ def test_an_admin_makes_an_invitation_and_revokes_it(club_a: Club, admin_web: Cl
     assert made.expires_at - timezone.now() > dt.timedelta(days=2, hours=23)
     html = page(admin_web.get(url))
     link = f"http://testserver{reverse('web:invitation', args=[made.token])}"
-    assert f'value="{link}"' in html
+    assert f"data-link-text>{link}</textarea>" in html
     assert "Invitation made: send the link to one person; it works once." in html
     assert "Recorder" in html.split(f'id="i{made.pk}"')[1]
 
@@ -282,12 +300,16 @@ def test_an_admin_makes_an_invitation_and_revokes_it(club_a: Club, admin_web: Cl
     assert Invitation.objects.count() == 1
 
     revoke = reverse("web:club-invitation-revoke", args=[club_a.slug, made.pk])
-    response = admin_web.post(revoke, follow=True)
+    asked = admin_web.post(revoke)  # asks first: still open
+    assert asked.status_code == 200 and 'id="confirm-yes"' in page(asked)
+    assert Invitation.objects.open().filter(pk=made.pk).exists()
+    response = admin_web.post(revoke, {"confirmed": "yes"}, follow=True)
     assert "Invitation revoked: its link opens nothing now." in page(response)
     assert link not in page(response) and "No open invitation." in page(response)
     made.refresh_from_db()
     assert made.revoked_at is not None
     assert admin_web.post(revoke).status_code == 404  # revoked already
+    assert admin_web.post(revoke, {"confirmed": "yes"}).status_code == 404
     assert Client().get(made.get_absolute_url()).status_code == 404
 
 
@@ -457,7 +479,11 @@ def test_leaving_a_club(
     theirs = new_game(club_b, outsider, ["Xavier", "Yves", "Zoltan"])
     zed = signed_in(outsider)
     zed.post(reverse("web:club-switch"), {"club": club_a.slug})
-    response = zed.post(reverse("web:club-member-remove", args=[club_a.slug, "zed"]), follow=True)
+    response = zed.post(
+        reverse("web:club-member-remove", args=[club_a.slug, "zed"]),
+        {"confirmed": "yes"},
+        follow=True,
+    )
     html = page(response)
     assert f"You left {club_a.name}." in html
     assert f"<h1>{club_b.name}</h1>" in html and game_links(html) == {theirs.pk}
@@ -467,7 +493,11 @@ def test_leaving_a_club(
     # The last owner stays (hand the club over first).
     clubs.member_role_set(club=club_a, user_id=admin.pk, role="owner", by=make_staff())
     olga = signed_in(admin)
-    response = olga.post(reverse("web:club-member-remove", args=[club_a.slug, "olga"]), follow=True)
+    response = olga.post(
+        reverse("web:club-member-remove", args=[club_a.slug, "olga"]),
+        {"confirmed": "yes"},
+        follow=True,
+    )
     assert "the club&#x27;s last owner stays owner" in page(response)
     assert Membership.objects.filter(club=club_a, user=admin, role="owner").exists()
 
@@ -578,8 +608,10 @@ def test_a_user_in_no_club_sees_the_no_club_page_and_starts_a_club(
 def test_a_club_without_a_name_is_not_started(db: None) -> None:
     lone = make_user("lone", role=None)
     client = signed_in(lone)
-    response = client.post(reverse("web:club-new"), {"name": "  "}, follow=True)
-    assert response.status_code == 200 and 'id="no-club"' in page(response)
+    response = client.post(reverse("web:club-new"), {"name": "  "})
+    # Refused at the field, with the limit said.
+    assert response.status_code == 400 and 'id="club-new"' in page(response)
+    assert "a name cannot be blank" in page(response) and "1 to 80 characters." in page(response)
     assert not Membership.objects.filter(user=lone).exists()
 
 
@@ -715,4 +747,5 @@ def test_the_invitation_page_limits_attempts_from_one_address(
     assert response.status_code == 429
     assert "Too many attempts from here; wait a minute." in page(response)
     assert not User.objects.filter(username="nina").exists()
-    assert client.get(made.get_absolute_url()).status_code == 200  # reading is not limited
+    # Looking at links counts too, as on the API: a guesser of tokens is slowed down alike.
+    assert client.get(made.get_absolute_url()).status_code == 429

@@ -19,7 +19,7 @@ from tests.web.test_web_complots import turn_post
 
 
 def share_urls(html: str) -> list[str]:
-    return re.findall(r'<input type="url" readonly id="share-\d+" value="([^"]+)"', html)
+    return re.findall(r'<textarea readonly id="share-\d+"[^>]*>([^<]+)</textarea>', html)
 
 
 def test_a_share_link_shows_the_game_and_nothing_else(web: Client, user: Any) -> None:
@@ -53,7 +53,11 @@ def test_a_share_link_shows_the_game_and_nothing_else(web: Client, user: Any) ->
         in table.get(f"/shared/{share.token}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
     )
 
-    stopped = web.post(reverse("web:share-revoke", args=[game.pk, share.token]))
+    stop = reverse("web:share-revoke", args=[game.pk, share.token])
+    asked = web.post(stop)  # asks first: the link still works
+    assert asked.status_code == 200 and "Stop this share link?" in asked.content.decode()
+    assert table.get(f"/shared/{share.token}/").status_code == 200
+    stopped = web.post(stop, {"confirmed": "yes"})
     assert stopped.status_code == 302
     assert table.get(f"/shared/{share.token}/").status_code == 404
     assert share_urls(web.get(reverse("web:game", args=[game.pk])).content.decode()) == []
@@ -86,9 +90,21 @@ def test_only_who_may_change_the_game_makes_or_stops_its_links(
     assert (
         other_web.post(reverse("web:share-revoke", args=[game.pk, share.token])).status_code == 403
     )
+    assert (
+        other_web.post(
+            reverse("web:share-revoke", args=[game.pk, share.token]), {"confirmed": "yes"}
+        ).status_code
+        == 403
+    )
     # A link of another game, stopped through this one: not found, still working.
     other = complots_game(user)
     assert web.post(reverse("web:share-revoke", args=[other.pk, share.token])).status_code == 404
+    assert (
+        web.post(
+            reverse("web:share-revoke", args=[other.pk, share.token]), {"confirmed": "yes"}
+        ).status_code
+        == 404
+    )
     assert Client().get(f"/shared/{share.token}/").status_code == 200
     # Signed out: to the sign-in page, nothing made.
     assert Client().post(reverse("web:share-create", args=[game.pk])).status_code == 302
