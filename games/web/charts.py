@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -23,7 +24,11 @@ def _ticks(low: float, high: float) -> list[float]:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:.0f}" if abs(value) >= 10 or value == int(value) else f"{value:.1f}"
+    """A tick's or a point's number in the reader's language ("1,5" in Italian and Portuguese):
+    whole from 10 on, else to one decimal place; never "-0"."""
+    places = 0 if abs(value) >= 10 or value == int(value) else 1
+    value = round(value, places)
+    return number_format(value if value else 0, decimal_pos=places)
 
 
 def line_chart(

@@ -36,13 +36,15 @@ from types import ModuleType
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.records import adapters, selectors
 from games.records.game_types import GamePlugin, UnknownGameType, plugin_for, plugins
-from games.records.models import Club, Edition, Game
+from games.records.models import BoardGame, Club, Edition, Game
 from games.web import results
+from scoring.models import Rating
 from scoring.stats import selectors as scoring_selectors
+from scoring.stats.games import board_game_of
 
 LEADERBOARD_SIZE = 10
 
@@ -158,13 +160,6 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
         "no_replay": gettext_lazy("The stored rounds no longer replay. %(refusal)s"),
         "no_more": gettext_lazy("This game takes no more rounds."),
         "ended_after": gettext_lazy("The game ended after round %(number)s."),
-        "taken": ngettext_lazy(
-            "Round %(number)s cannot be entered: the game has %(stored)s round, so the next "
-            "is %(next)s.",
-            "Round %(number)s cannot be entered: the game has %(stored)s rounds, so the next "
-            "is %(next)s.",
-            "stored",
-        ),
         "undone": gettext_lazy("The last round was undone."),
         "reopened": gettext_lazy("Game reopened: rounds can be undone or added again."),
         "next": gettext_lazy("The next round"),
@@ -178,6 +173,31 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
         "history_added": gettext_lazy("Round %(number)s entered"),
         "history_corrected": gettext_lazy("Round %(number)s corrected"),
         "history_undone": gettext_lazy("Round %(number)s undone"),
+        # Translators: a page posted an entry the game already has (a page left open, Back, a
+        # second phone): the game is shown as it is now, with this notice.
+        "moved_on": gettext_lazy(
+            "Round %(number)s was already saved from another page or phone: here is the game as "
+            "it is now; enter round %(next)s."
+        ),
+        # Translators: a page posted an entry after the entries before it were undone elsewhere.
+        "moved_back": gettext_lazy(
+            "Round %(number)s was undone from another page or phone: here is the game as it is "
+            "now; enter round %(next)s."
+        ),
+        # The question before the last entry is undone (``games.web.confirm``).
+        "undo_question": gettext_lazy("Undo round %(number)s?"),
+        "undo_goes": gettext_lazy(
+            "Round %(number)s is deleted with everything entered in it: the game goes back to "
+            "how it stood before it. The rounds before it stay as they are."
+        ),
+        "undo_gone": gettext_lazy(
+            "Round %(number)s was already undone from another page or phone: nothing more was "
+            "undone. Here is the game as it is now."
+        ),
+        "undo_stale": gettext_lazy(
+            "Round %(number)s was not undone: it is no longer the last round, as round "
+            "%(last)s was saved since from another page or phone. Here is the game as it is now."
+        ),
     },
     "turn": {
         "first_player_help": gettext_lazy("Who starts turn 1 (chosen at random at the table)."),
@@ -187,13 +207,6 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
         "no_replay": gettext_lazy("The stored turns no longer replay. %(refusal)s"),
         "no_more": gettext_lazy("This game takes no more turns."),
         "ended_after": gettext_lazy("The game ended after turn %(number)s."),
-        "taken": ngettext_lazy(
-            "Turn %(number)s cannot be entered: the game has %(stored)s turn, so the next "
-            "is %(next)s.",
-            "Turn %(number)s cannot be entered: the game has %(stored)s turns, so the next "
-            "is %(next)s.",
-            "stored",
-        ),
         "undone": gettext_lazy("The last turn was undone."),
         "reopened": gettext_lazy("Game reopened: turns can be undone or added again."),
         "next": gettext_lazy("The next turn"),
@@ -206,6 +219,31 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
         "history_added": gettext_lazy("Turn %(number)s entered"),
         "history_corrected": gettext_lazy("Turn %(number)s corrected"),
         "history_undone": gettext_lazy("Turn %(number)s undone"),
+        # Translators: a page posted an entry the game already has (a page left open, Back, a
+        # second phone): the game is shown as it is now, with this notice.
+        "moved_on": gettext_lazy(
+            "Turn %(number)s was already saved from another page or phone: here is the game as "
+            "it is now; enter turn %(next)s."
+        ),
+        # Translators: a page posted an entry after the entries before it were undone elsewhere.
+        "moved_back": gettext_lazy(
+            "Turn %(number)s was undone from another page or phone: here is the game as it is "
+            "now; enter turn %(next)s."
+        ),
+        # The question before the last entry is undone (``games.web.confirm``).
+        "undo_question": gettext_lazy("Undo turn %(number)s?"),
+        "undo_goes": gettext_lazy(
+            "Turn %(number)s is deleted with everything entered in it: the game goes back to "
+            "how it stood before it. The turns before it stay as they are."
+        ),
+        "undo_gone": gettext_lazy(
+            "Turn %(number)s was already undone from another page or phone: nothing more was "
+            "undone. Here is the game as it is now."
+        ),
+        "undo_stale": gettext_lazy(
+            "Turn %(number)s was not undone: it is no longer the last turn, as turn "
+            "%(last)s was saved since from another page or phone. Here is the game as it is now."
+        ),
     },
 }
 
@@ -279,13 +317,37 @@ def job_status_word(status: str) -> str:
 
 
 def leaderboards(club: Club) -> list[dict[str, Any]]:
-    """The club's best rated players at each game type it has ratings of."""
-    boards = []
+    """The club's best rated players at each game it has ratings of, as its pages show them
+    (Home, the public results): each game type in the registry's order, and after its game
+    type each of the club's named games (an "other game": Catan) by its name, each named game
+    a series of its own (``scoring.stats.games.stats_key``). A board's ``game_type`` is its
+    statistics key ("pot-de-vin", "other-12")."""
+    keys = set(
+        Rating.objects.filter(player__club=club).values_list("game_type", flat=True).order_by()
+    )
+    named = {key: board_game_of(key) for key in keys}
+    names = dict(
+        BoardGame.objects.filter(club=club, pk__in=[b for b in named.values() if b is not None])
+        .values_list("pk", "name")
+        .order_by()
+    )
+    series: list[tuple[str, str]] = []
     for game_type, label in game_choices():
-        ratings = list(
-            scoring_selectors.leaderboard(club=club, game_type=game_type)[:LEADERBOARD_SIZE]
+        if game_type in keys:
+            series.append((game_type, label))
+        prefix = f"{game_type}-"
+        own = [
+            (names[b], key)
+            for key, b in named.items()
+            if b is not None and b in names and key.startswith(prefix)
+        ]
+        series.extend(
+            (key, name) for name, key in sorted(own, key=lambda r: (r[0].casefold(), r[1]))
         )
+    boards = []
+    for key, label in series:
+        ratings = list(scoring_selectors.leaderboard(club=club, game_type=key)[:LEADERBOARD_SIZE])
         if ratings:
             entries = scoring_selectors.leaderboard_entries(ratings, start=1)
-            boards.append({"game_type": game_type, "label": label, "entries": entries})
+            boards.append({"game_type": key, "label": label, "entries": entries})
     return boards

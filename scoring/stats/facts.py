@@ -64,6 +64,10 @@ def game_facts(
             **p,
             **{t.name: tallies.get(t.name, Counter()).get(seat, 0) for t in stats.tallies},
         }
+        counters = stats.counters(values) if detailed else dict.fromkeys(stats.counter_names)
+        # A game whose result keeps none of its counters (a Complots game known by its final
+        # sheet) is no more detailed than one known by its scores: its counts are unknown.
+        counted = detailed and (not counters or any(v is not None for v in counters.values()))
         facts.append(
             (
                 player_ids[seat],
@@ -77,8 +81,8 @@ def game_facts(
                 p["score"],
                 p["rank"],
                 1.0 / winners if p["rank"] == 1 else 0.0,
-                stats.counters(values) if detailed else dict.fromkeys(stats.counter_names),
-                detailed,
+                counters,
+                counted,
             )
         )
     return facts

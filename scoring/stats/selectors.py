@@ -71,7 +71,7 @@ def bucket_stats(
     }
     # The game's own figures are over the games that know them: not the plays known by their
     # final scores only, whose counters are null (rules O6).
-    detailed = {**figures, "games": row["detailed_games"]}
+    detailed = {**figures, "games": row["detailed_games"], "all_games": games}
     own = game_stats(game_type).bucket(row["counters"], detailed)
     return {**figures, **own}
 

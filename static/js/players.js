@@ -13,7 +13,7 @@
     return el ? el.value.trim() : "";
   }
   function seat(i) {
-    return name(i) || interpolate(gettext("seat %(number)s"), { number: i }, true);
+    return name(i) || interpolate(gettext("seat %(number)s"), { number: i + 1 }, true);
   }
   function update() {
     if (first) {

@@ -371,7 +371,7 @@ def test_a_bruges_game_starts_with_its_edition(web: Client, user: Any) -> None:
 def test_new_bruges_game_errors(web: Client) -> None:
     data = {"game_type": "bruges", "player_0": "Ada", "first_player": "0", "edition": "x"}
     response = web.post(reverse("web:game-new-of", args=["bruges"]), data)
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: said beside its fields
     assert "2 to 4 players" in " ".join(response.context["form"].errors["player_0"])
     assert "Select a valid choice" in " ".join(response.context["options"].errors["edition"])
     assert not Game.objects.exists() and not Player.objects.exists()
@@ -641,7 +641,8 @@ def test_take_back_a_step_and_undo_the_last_round(web: Client, user: Any) -> Non
     entry.dice(QUIET_ROUND["dice"])
     entry.ok("restart")
     assert entry.form.stage == "dice"
-    response = web.post(reverse("web:round-undo", args=[game.pk]))
+    undo = {"number": "1", "confirmed": "yes"}  # the question's "Yes"
+    response = web.post(reverse("web:round-undo", args=[game.pk]), undo)
     assert response.status_code == 302 and not Round.objects.filter(game=game).exists()
     html = web.get(reverse("web:game", args=[game.pk])).content.decode()
     assert "The last round was undone." in html
@@ -685,9 +686,15 @@ def test_a_round_saved_meanwhile_starts_the_entry_again(web: Client, user: Any) 
     entry.dice(EXAMPLE_ROUND["dice"])
     services.round_append(game=game, round_data=EXAMPLE_ROUND, number=1)
     entry.post("phase2")
-    assert entry.response.status_code == 400
-    assert "Round 1 was saved meanwhile" in entry.html
-    assert entry.form.stage == "dice"
+    # The game as it is now, its entry at round 2 from the start.
+    assert entry.response.status_code == 302
+    entry.open()
+    assert (
+        "Round 1 was already saved from another page or phone: here is the game as it is now; "
+        "enter round 2."
+    ) in entry.html
+    assert entry.form.table.number == 2 and entry.form.stage in ("draw", "dice")
+    assert Round.objects.filter(game=game).count() == 1
 
 
 def test_a_round_taken_back_meanwhile_says_so(web: Client, user: Any) -> None:
@@ -696,11 +703,13 @@ def test_a_round_taken_back_meanwhile_says_so(web: Client, user: Any) -> None:
     entry.dice(QUIET_ROUND["dice"])
     services.round_undo(game=game)
     entry.post("phase2")
-    assert entry.response.status_code == 400
+    assert entry.response.status_code == 302
+    entry.open()
     assert (
-        "Round 1 was taken back meanwhile (from another phone?): this is round 1, start it again."
+        "Round 1 was undone from another page or phone: here is the game as it is now; "
+        "enter round 1."
     ) in html_lib.unescape(entry.html)
-    assert entry.form.stage == "dice" and not Round.objects.filter(game=game).exists()
+    assert entry.form.table.number == 1 and not Round.objects.filter(game=game).exists()
 
 
 # --- Finishing ---------------------------------------------------------------------------------

@@ -220,7 +220,7 @@ def test_a_refused_sheet_is_shown_in_the_players_part_and_nothing_is_kept(
     web: Client, seats: tuple[dict[str, Any], ...], seat: int, words: str
 ) -> None:
     response = web.post(URL, form_data(*seats))
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: said beside its fields
     html = html_lib.unescape(response.content.decode())
     part = seat_part(html, seat)
     errors = re.findall(r'<p class="error seat-error" role="alert">([^<]*)</p>', part)
@@ -233,7 +233,7 @@ def test_a_refused_sheet_is_shown_in_the_players_part_and_nothing_is_kept(
 
 def test_the_forms_own_bounds(web: Client) -> None:
     response = web.post(URL, form_data({"majorities": 4, "step": 13}, {"canals": "x"}))
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: said beside its fields
     sheet = response.context["sheet"]
     assert set(sheet.errors) == {"s0_majorities", "s0_step", "s1_canals"}
     assert not Game.objects.exists()
@@ -241,5 +241,5 @@ def test_the_forms_own_bounds(web: Client) -> None:
 
 def test_a_refused_name_stays_with_the_players(web: Client) -> None:
     response = web.post(URL, form_data({}, {}, names=("Ada", "Ada")))
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: said beside its fields
     assert not Game.objects.exists()

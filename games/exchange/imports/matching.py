@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.exchange.exports import BGSTATS, play_uuid
 from games.exchange.formats.plays import ForeignGame, ForeignPlay, ForeignPlayer, PlayFile, Problem
 from games.exchange.imports.build import _win_rule, check_play
 from games.exchange.imports.plans import (
@@ -90,7 +91,19 @@ class _Known:
                 club=club, app=app, external_id__in=ids
             ).values_list("external_id", "game_id", "fingerprint")
         }
+        self.own = self._own_plays(plays) if app == BGSTATS else {}
         self.installed = set(game_types())
+
+    def _own_plays(self, plays: Sequence[ForeignPlay]) -> dict[str, int]:
+        """The plays of the file that are this club's own games, as its BG Stats export gave
+        them (their uuid is the game's: ``exports.play_uuid``): the club's file brought back
+        in finds them already here, never copies. Looked for among the games of the plays'
+        dates only."""
+        dates = {p.played_on for p in plays if p.external_id not in self.sources}
+        if not dates:
+            return {}
+        games = Game.objects.filter(club=self.club, played_on__in=dates)
+        return {play_uuid(pk): pk for pk in games.values_list("pk", flat=True)}
 
 
 def engine_game_type(game: ForeignGame, installed: Iterable[str] | None = None) -> str | None:
@@ -217,6 +230,11 @@ def _same_person_twice(seats: Sequence[SeatPlan]) -> SeatPlan | None:
 def play_plan(key: int, play: ForeignPlay, known: _Known) -> PlayPlan:
     """What importing ``play`` would do, from what the club has (``known``). Writes nothing."""
     plan = PlayPlan(key=key, play=play, action=CREATE, problems=list(play.problems))
+    own = known.own.get(play.external_id)
+    if own is not None:  # one of the club's games, exported from here and brought back
+        plan.existing_game_id = own
+        plan.action = UNCHANGED
+        return plan
     source = known.sources.get(play.external_id)
     if source is not None:
         plan.existing_game_id = source[0]
@@ -281,10 +299,11 @@ def play_plan(key: int, play: ForeignPlay, known: _Known) -> PlayPlan:
 
 
 def _seat_said(seat: int | None, message: str) -> str:
-    """A refusal of a seat's name, with the seat (in the file's order)."""
+    """A refusal of a seat's name, with the seat (in the file's order, counted from 1 as
+    people count them, as the readers' own refusals do)."""
     if seat is None:
         return message
-    return _("seat %(seat)s: %(message)s") % {"seat": seat, "message": message}
+    return _("seat %(seat)s: %(message)s") % {"seat": seat + 1, "message": message}
 
 
 def _refusal(exc: LogError | RecordError) -> str:

@@ -391,6 +391,6 @@ def player_section(player: Player, stats: dict[str, Any]) -> dict[str, Any]:
     """What the player page shows of Complots: games, wins, survival and the K4 counts."""
     info = get_engine(GAME_TYPE).info
     counts = [
-        {"name": s.name, "label": stat_label(s), "value": stats.get(s.name, 0)} for s in info.stats
+        {"name": s.name, "label": stat_label(s), "value": stats.get(s.name)} for s in info.stats
     ]
     return {"template": "web/complots/player_section.html", "stats": stats, "counts": counts}

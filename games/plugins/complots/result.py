@@ -42,7 +42,8 @@ class ScorepadSheet(forms.Form):
         self.seats = seats
         choices = [
             ("", "—"),
-            *((str(s), _("Seat %(number)s") % {"number": s}) for s in range(seats)),
+            # Seats are counted from 1 on the pages, as on the players' rows above.
+            *((str(s), _("Seat %(number)s") % {"number": s + 1}) for s in range(seats)),
         ]
         for place in range(1, seats):
             self.fields[f"out_{place}"] = forms.ChoiceField(
@@ -83,7 +84,7 @@ class ScorepadSheet(forms.Form):
     def _player(self, seat: int) -> str:
         names = _named_seats(self.data, self.seats)
         name = names[seat] if seat < len(names) else ""
-        return name or _("seat %(number)s") % {"number": seat}
+        return name or _("seat %(number)s") % {"number": seat + 1}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -104,7 +105,9 @@ class ScorepadSheet(forms.Form):
                     field, _("%(player)s is chosen twice.") % {"player": self._player(int(seat))}
                 )
             elif players and int(seat) >= players:
-                self.add_error(field, _("Seat %(number)s has no player.") % {"number": seat})
+                self.add_error(
+                    field, _("Seat %(number)s has no player.") % {"number": int(seat) + 1}
+                )
             chosen.add(seat)
         if self.errors or players < 2:
             return data  # the players' form says what is wrong with the players

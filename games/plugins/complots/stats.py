@@ -11,7 +11,8 @@ shapes them. Exports:
 - ``bucket(totals, figures)``: the Complots fields of one bucket of the statistics API: each
   K4 count's total; ``challenge_success`` = challenges_won / challenges_made;
   ``bluffs_caught_per_claim`` = bluffs_caught / claims_made (null when the divisor is 0);
-  ``survival`` = the average rank (1: the last player standing every time).
+  ``survival`` = the average rank (1: the last player standing every time). A count no game
+  kept (every game known by its final sheet only) is null, never 0.
 - ``api_fields()``: their serializer fields.
 """
 
@@ -38,13 +39,18 @@ K4_COUNTS: tuple[tuple[str, str], ...] = (
 DIGITS = 4
 
 
-def _ratio(part: int, whole: int) -> float | None:
-    return round(part / whole, DIGITS) if whole else None
+def _ratio(part: int | None, whole: int | None) -> float | None:
+    return round(part / whole, DIGITS) if part is not None and whole else None
 
 
 def bucket(totals: Mapping[str, int], figures: Mapping[str, Any]) -> dict[str, Any]:
-    """The Complots fields of one bucket of a player's statistics."""
-    out: dict[str, Any] = {name: totals.get(name, 0) for name, _ in K4_COUNTS}
+    """The Complots fields of one bucket of a player's statistics. ``figures["games"]`` counts
+    the games whose K4 counts were kept: with none of the bucket's games (``all_games``) kept
+    (games known by their final sheet only), a count is unknown, null, never 0."""
+    counted = bool(figures["games"]) or not figures.get("all_games")
+    out: dict[str, Any] = {
+        name: (totals.get(name) or 0) if counted else None for name, _ in K4_COUNTS
+    }
     out["challenge_success"] = _ratio(out["challenges_won"], out["challenges_made"])
     out["bluffs_caught_per_claim"] = _ratio(out["bluffs_caught"], out["claims_made"])
     out["survival"] = figures["average_rank"]
@@ -54,7 +60,12 @@ def bucket(totals: Mapping[str, int], figures: Mapping[str, Any]) -> dict[str, A
 def api_fields() -> dict[str, serializers.Field]:
     """The serializer fields of ``bucket``."""
     fields: dict[str, serializers.Field] = {
-        name: serializers.IntegerField(help_text=f"Total: {text}") for name, text in K4_COUNTS
+        name: serializers.IntegerField(
+            allow_null=True,
+            help_text=f"Total: {text} Null when no game of these kept its counts (games known "
+            "by their final sheet only).",
+        )
+        for name, text in K4_COUNTS
     }
     fields["challenge_success"] = serializers.FloatField(
         allow_null=True, help_text="challenges_won / challenges_made; null: no challenge."

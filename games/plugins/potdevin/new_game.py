@@ -22,9 +22,10 @@ def _teams_value(teams: list[list[int]]) -> str:
 
 
 def _teams_label(teams: list[list[int]]) -> str:
-    # Translators: a seat in a list of teams, "seat 0 & seat 2 / seat 1 & seat 3".
+    # Translators: a seat in a list of teams, "seat 1 & seat 3 / seat 2 & seat 4" (seats are
+    # counted from 1 on the pages).
     return " / ".join(
-        " & ".join(_("seat %(number)s") % {"number": s} for s in team) for team in teams
+        " & ".join(_("seat %(number)s") % {"number": s + 1} for s in team) for team in teams
     )
 
 

@@ -36,7 +36,7 @@ def unit_names(result: dict[str, Any]) -> list[dict[str, Any]]:
             for team in teams
         ]
     return [
-        {**p, "label": _("Seat %(number)s") % {"number": p["seat"]}, "seats": [p["seat"]]}
+        {**p, "label": _("Seat %(number)s") % {"number": p["seat"] + 1}, "seats": [p["seat"]]}
         for p in players
     ]
 

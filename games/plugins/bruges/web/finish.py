@@ -109,7 +109,7 @@ def laurel_persons(result: dict[str, Any]) -> list[dict[str, Any]]:
                     "seat": seat,
                     "name": players[seat]["name"]
                     if seat < len(players)
-                    else _("seat %(number)s") % {"number": seat},
+                    else _("seat %(number)s") % {"number": seat + 1},
                     "person": p["id"],
                     "person_name": p["name"],
                     "details": where,
