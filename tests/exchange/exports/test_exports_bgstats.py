@@ -451,3 +451,20 @@ def test_the_export_imported_into_another_club_is_the_same_record(
         club=club.other, owner=club.outsider, read=bgstats.read_document(document)
     )
     assert (again["created"]["games"], again["updated"], again["unchanged"]) == (0, 0, 8)
+
+
+def test_the_club_s_own_export_brought_back_finds_every_play_already_here(
+    club: SimpleNamespace, every_kind: dict[str, Game]
+) -> None:
+    """The club's file back into the same club (a phone's BG Stats synced, then its export
+    brought in): every play is one of the club's games already, by its uuid; nothing is
+    created, changed or skipped, and no game is copied."""
+    document = json.loads(exports.bgstats_file(club=club.club))
+    before = (Game.objects.count(), Player.objects.count(), BoardGame.objects.count())
+    summary = imports.file_import(
+        club=club.club, owner=club.outsider, read=bgstats.read_document(document)
+    )
+    assert (summary["plays"], summary["unchanged"]) == (8, 8)
+    assert summary["created"]["games"] == summary["updated"] == 0
+    assert summary["skipped"] == []
+    assert (Game.objects.count(), Player.objects.count(), BoardGame.objects.count()) == before
