@@ -45,9 +45,10 @@ LOCALES = tuple(
 LANGUAGE_NAMES = {to_locale(code): name for code, name in settings.LANGUAGES}
 DOMAINS = ("django", "djangojs")
 PROJECT = "potdevin"
-# gettext's usual two forms where CLDR's differ (it gives Italian a third, for millions, that no
-# msgid needs); other languages take Babel's.
-PLURALS = {"it": (2, "(n != 1)"), "pt_BR": (2, "(n > 1)")}
+# Two forms where CLDR's differ (it gives Italian a third, for millions, that no msgid needs);
+# other languages take Babel's. Brazilian Portuguese says "0 pontos", "nenhum ponto" being the
+# singular's: zero takes the plural (gettext's usual "n > 1" wrote "0 ponto" on the pages).
+PLURALS = {"it": (2, "(n != 1)"), "pt_BR": (2, "(n != 1)")}
 
 PYTHON_DIRS = ("games", "scoring", "potdevin_site")
 TEMPLATE_DIRS = ("templates",)

@@ -152,6 +152,16 @@ def _fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _english_to_start() -> None:
+    """Each test starts in the source language: a page asked for in Italian leaves Italian
+    active on the test's thread (the language middleware sets each request's own), and a
+    service called next would answer in it."""
+    from django.utils import translation
+
+    translation.activate("en")
+
+
 @pytest.fixture
 def user(db: None) -> Any:
     return make_user("alice")

@@ -238,7 +238,7 @@ BRUGES_SEED = 62
 BRUGES_CLICKED = 1
 # The score sheet's rows, in the Italian rulebook's words.
 BRUGES_SHEET = {
-    "track": "Segnapunti",
+    "track": "Tracciato segnapunti",
     "persons": "Personaggi (prezzo ÷ 3)",
     "houses": "Case (1 ciascuna)",
     "laurels": "Vantaggi (dai personaggi)",

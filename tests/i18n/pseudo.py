@@ -62,7 +62,8 @@ def installed() -> Iterator[PseudoTranslation]:
 
 # The attributes a person reads (or hears from a screen reader).
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt", "aria-description"}
-SKIPPED_ELEMENTS = {"script", "style", "template"}
+# A textarea's text is a field's value (a link to copy, notes typed), as an input's value is.
+SKIPPED_ELEMENTS = {"script", "style", "template", "textarea"}
 WRAPPED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 WORD = re.compile(r"[^\W\d_]{2,}")
 

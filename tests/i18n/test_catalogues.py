@@ -58,13 +58,14 @@ def test_the_compiled_catalogue_is_its_source_compiled(locale: str, domain: str)
 
 
 def test_the_plural_rules_are_the_languages() -> None:
-    """Portuguese says "0 rodada" (0 and 1 singular), Italian "0 turni"."""
+    """Italian says "0 turni", Brazilian Portuguese "0 pontos": zero takes the plural in both
+    (gettext's usual Portuguese rule, "n > 1", wrote "0 ponto" on the pages)."""
     forms = {}
     for locale in catalogues.LOCALES:
         path = catalogues.po_path(locale, "django").with_suffix(".mo")
         forms[locale] = gettext.GNUTranslations(io.BytesIO(path.read_bytes())).plural
     assert [forms["it"](n) for n in (0, 1, 2)] == [1, 0, 1]
-    assert [forms["pt_BR"](n) for n in (0, 1, 2)] == [0, 0, 1]
+    assert [forms["pt_BR"](n) for n in (0, 1, 2)] == [1, 0, 1]
 
 
 @pytest.mark.parametrize(

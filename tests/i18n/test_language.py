@@ -54,7 +54,7 @@ def test_the_sign_in_page_follows_the_browsers_language(
 def test_the_switcher_works_without_scripts_and_is_remembered(client: Client) -> None:
     page = client.get(reverse("web:login"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     # One plain form and one submit button per language, each in its own words.
-    form = re.search(r'<form class="languages" method="post" action="([^"]+)">(.*?)</form>',
+    form = re.search(r'<form class="languages" method="post"[^>]* action="([^"]+)">(.*?)</form>',
                      page, re.S)  # fmt: skip
     assert form and form.group(1) == reverse("web:language")
     buttons = re.findall(r'<button type="submit" name="language" value="([^"]+)"[^>]*>([^<]+)<',
@@ -304,7 +304,7 @@ def complots_refused(turn: dict[str, Any]) -> Any:
         (BLUFF, "pt-br",
          "Ada perdeu a contestação: blefava com Inquisidor, então não pode revelar esse "
          "personagem.",
-         "assento 0 perdeu a contestação: blefava com Inquisidor, então não pode revelar esse "
+         "lugar 0 perdeu a contestação: blefava com Inquisidor, então não pode revelar esse "
          "personagem"),
         # A code in quotes stays a code in the API, in every language; the pages word it.
         ({"actor": 0, "action": "captain"}, "en", "Ada: captain needs a target.",

@@ -78,16 +78,18 @@ POST_ONLY = {
     "round-undo",
     "game-finish",
     "game-reopen",
+    "game-delete",
     "job-resume",
     "share-create",
     "share-revoke",
     "password-change",
-    "club-new",
     "club-switch",
     "club-member-role",
     "club-member-player",
     "club-member-remove",
     "club-invitation-revoke",
+    "import-confirm",
+    "import-discard",
 }
 
 
@@ -235,6 +237,7 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
         played = _all_played(staff_user, log)
         pages.get(reverse("web:game", args=[played.pk]))
         pages.post(reverse("web:round-undo", args=[played.pk]))
+        pages.post(reverse("web:game-delete", args=[played.pk]))  # its question
         finished = _import(staff_user, log)
         pages.get(reverse("web:game", args=[finished.pk]))
         pages.post(reverse("web:game-reopen", args=[finished.pk]))
@@ -252,7 +255,8 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     table.get(reverse("web:shared", args=[token]))
     pages.visited |= table.visited
     pages.problems.update(table.problems)
-    pages.post(reverse("web:share-revoke", args=[finished.pk, token]))
+    pages.post(reverse("web:share-revoke", args=[finished.pk, token]))  # asks first
+    pages.post(reverse("web:share-revoke", args=[finished.pk, token]), {"confirmed": "yes"})
 
     for player in Player.objects.filter(name__in=NAMES):
         pages.get(reverse("web:player", args=[player.pk]))
@@ -358,6 +362,7 @@ def _every_play_pages(pages: Pages) -> None:
     assert pages.post(url("imports"), {"file": upload}).status_code == 302
     job = Job.objects.filter(kind=Job.Kind.IMPORT).latest("id")
     pages.get(url("import", job.pk))  # the dry run, waiting for a yes
+    pages.post(url("import-discard", job.pk))  # its question, then no: it is confirmed
     pages.post(url("import-confirm", job.pk))
     pages.get(url("import", job.pk))  # its progress and report
     pages.get(url("club-export-bgstats", first_club().slug))
@@ -382,6 +387,8 @@ def _club_pages(pages: Pages, staff_user: Any, allowed: list[str]) -> None:
         return reverse(f"web:{name}", args=args)
 
     # Another club started (its owner lands on its invitations), then the switcher back.
+    pages.get(url("club-new"))
+    pages.post(url("club-new"), {"name": "x" * 81})  # refused at the field
     pages.post(url("club-new"), {"name": "Bravoclub"})
     bravo = access.clubs(staff_user).get(name="Bravoclub")
     pages.get(url("club-invitations", bravo.slug))
@@ -417,10 +424,14 @@ def _club_pages(pages: Pages, staff_user: Any, allowed: list[str]) -> None:
     pages.post(url("club-invitations", club.slug), {"role": "recorder", "days": "3"})
     pages.get(url("club-invitations", club.slug))
     made = Invitation.objects.open().get(club=club)
-    pages.post(url("club-invitation-revoke", club.slug, made.pk))
+    pages.post(url("club-invitation-revoke", club.slug, made.pk))  # asks first
+    pages.post(url("club-invitation-revoke", club.slug, made.pk), {"confirmed": "yes"})
     pages.get(url("club-invitations", club.slug))
 
     # The club's settings: refused, saved, its results public to anyone.
+    # The club's name, given by its owner (Home asks while it has the fresh server's name).
+    pages.get(url("club-name", club.slug))
+    assert pages.post(url("club-name", club.slug), {"name": ""}).status_code == 400
     pages.get(url("club-settings", club.slug))
     assert pages.post(url("club-settings", club.slug), {"name": ""}).status_code == 400
     pages.post(url("club-settings", club.slug), {"name": club.name, "public_results": "on"})
@@ -450,13 +461,15 @@ def _club_pages(pages: Pages, staff_user: Any, allowed: list[str]) -> None:
     joining.post(link)
     assert Membership.objects.filter(club=club, user=zed).exists()
     joining.get(url("home"))
-    joining.post(url("club-member-remove", club.slug, "zed"))
+    joining.post(url("club-member-remove", club.slug, "zed"))  # asks first
+    joining.post(url("club-member-remove", club.slug, "zed"), {"confirmed": "yes"})
     assert not Membership.objects.filter(club=club, user=zed).exists()
     joining.get(url("home"))
     others.append(joining)
 
     # An admin removes a member.
-    pages.post(url("club-member-remove", club.slug, "nina"))
+    pages.post(url("club-member-remove", club.slug, "nina"))  # asks first
+    pages.post(url("club-member-remove", club.slug, "nina"), {"confirmed": "yes"})
     assert not Membership.objects.filter(club=club, user__username="nina").exists()
     pages.get(url("club-members", club.slug))
 
