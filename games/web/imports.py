@@ -29,8 +29,8 @@ from games.records import access
 from games.records.errors import RecordError
 from games.records.i18n import engine_message
 from games.web import present
-from games.web.confirm import Question, asks_first
 from games.web.clubs import current_club
+from games.web.confirm import Question, asks_first
 from scoring import jobs
 from scoring.engine import LogError
 from scoring.jobs import selectors as job_selectors

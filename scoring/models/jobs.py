@@ -53,15 +53,15 @@ class Job(models.Model):
     class Meta:
         ordering = ["-id"]
 
+    def __str__(self) -> str:
+        return f"{self.kind} job {self.pk} ({self.status})"
+
     @property
     def role_to_start(self) -> Can:
         """The role in its club that starting this kind of job takes: an import writes games
         (a recorder's), a re-score rewrites every result (an admin's). Who started a job
         must still hold it to confirm or resume it (``access.owner_or_admin``)."""
         return Can.RECORD if self.kind == self.Kind.IMPORT else Can.ADMIN
-
-    def __str__(self) -> str:
-        return f"{self.kind} job {self.pk} ({self.status})"
 
 
 class JobKeys(models.Model):
