@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from games.records.models import Club, Membership
 
@@ -33,3 +34,10 @@ def make_user(
     if role is not None:
         Membership.objects.create(club=club or first_club(), user=user, role=role)
     return user
+
+
+def signed_in(user: Any) -> Client:
+    """A page client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client

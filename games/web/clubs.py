@@ -302,6 +302,7 @@ def invitations(request: HttpRequest, slug: str) -> HttpResponse:
         "invitations": [
             {
                 "id": i.pk,
+                "field_id": f"invitation-{i.pk}",
                 "role": i.get_role_display(),
                 "url": (url := request.build_absolute_uri(i.get_absolute_url())),
                 "qr": qr.qr_svg(url, _("QR code of the invitation link")),

@@ -223,10 +223,8 @@ def import_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
-    """Run a planned import: who uploaded it, or the club's admins."""
-    job = _job(request, pk)
-    if not access.owner_or_admin(request.user, job):
-        raise PermissionDenied("only who uploaded the file, or the club's admins, confirm it")
+    """Run a planned import: who uploaded it while still a recorder, or the club's admins."""
+    job = _job_to_act_on(request, pk)
     try:
         jobs.import_confirm(job.pk)
     except jobs.CannotResume as exc:
@@ -238,10 +236,18 @@ def import_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("web:import", pk=job.pk)
 
 
-def _discard_question(request: HttpRequest, pk: int) -> Question:
+def _job_to_act_on(request: HttpRequest, pk: int) -> Job:
+    """The planned import ``pk``, if the user may confirm or discard it now: who uploaded it
+    while still holding the role that takes, or the club's admins (``access.owner_or_admin``),
+    checked when the action happens, not when it was planned. 404 for one they cannot see."""
     job = _job(request, pk)
     if not access.owner_or_admin(request.user, job):
-        raise PermissionDenied("only who uploaded the file, or the club's admins, discard it")
+        raise PermissionDenied("only who uploaded the file, or the club's admins, act on it")
+    return job
+
+
+def _discard_question(request: HttpRequest, pk: int) -> Question:
+    job = _job_to_act_on(request, pk)
     filename = job.params.get("filename") or _("this file")
     return Question(
         title=_("Discard the import of %(file)s?") % {"file": filename},
@@ -256,10 +262,8 @@ def _discard_question(request: HttpRequest, pk: int) -> Question:
 @asks_first(_discard_question)
 def import_discard(request: HttpRequest, pk: int) -> HttpResponse:
     """Drop a planned import: who uploaded it while still a recorder, or the club's admins,
-    checked now (``access.owner_or_admin``), not when it was planned."""
-    job = _job(request, pk)
-    if not access.owner_or_admin(request.user, job):
-        raise PermissionDenied("only who uploaded the file, or the club's admins, discard it")
+    checked now, not when it was planned."""
+    job = _job_to_act_on(request, pk)
     try:
         jobs.import_discard(job.pk)
     except jobs.CannotResume as exc:

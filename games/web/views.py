@@ -304,20 +304,7 @@ def render_game(
         # A finished game's result, for a player to put into BG Stats (and on to BGG) in a tap.
         "bgstats_url": exports.bgstats_url(game=game),
         "source": selectors.game_source(game),
-        "shares": (
-            [
-                {
-                    "token": share.token,
-                    "url": url,
-                    "qr": qr.qr_svg(url, _("QR code of the share link")),
-                    "created_at": share.created_at,
-                }
-                for share in selectors.game_shares(game=game)
-                for url in [request.build_absolute_uri(share.get_absolute_url())]
-            ]
-            if can_write
-            else []
-        ),
+        "shares": _shares(request, game) if can_write else [],
     }
     if game.mode == Game.Mode.RESULT:  # known by its final scores: the same page for any game
         context.update(results.game_page(game=game, result=result, names=names, label=plugin.label))
@@ -334,6 +321,23 @@ def render_game(
             )
         )
     return render(request, "web/game.html", context, status=status)
+
+
+def _shares(request: HttpRequest, game: Game) -> list[dict[str, Any]]:
+    """The game's share links, each whole and as a QR code (``templates/web/_link.html``)."""
+    shown = []
+    for number, share in enumerate(selectors.game_shares(game=game), start=1):
+        url = request.build_absolute_uri(share.get_absolute_url())
+        shown.append(
+            {
+                "token": share.token,
+                "field_id": f"share-{number}",
+                "url": url,
+                "qr": qr.qr_svg(url, _("QR code of the share link")),
+                "created_at": share.created_at,
+            }
+        )
+    return shown
 
 
 def _version(game: Game) -> str:

@@ -227,16 +227,20 @@ def _start_batches(job: Job) -> None:
         _enqueue(job, list(range(job.total)))
 
 
+def _planned(job_id: int) -> Job:
+    """The planned job ``job_id``, locked (in the caller's transaction), or ``CannotResume``
+    ``job_not_planned`` for one already started."""
+    job = Job.objects.select_for_update().get(pk=job_id)
+    if job.status != Job.Status.PLANNED:
+        raise CannotResume("job_not_planned", _("job %(id)s was already started") % {"id": job.pk})
+    return job
+
+
 def import_confirm(job_id: int) -> Job:
     """Run a planned import (``import_plays_start(confirmed=False)``). Raises
     ``CannotResume`` (``job_not_planned``) for a job already started."""
     with transaction.atomic():
-        job = Job.objects.select_for_update().get(pk=job_id)
-        if job.status != Job.Status.PLANNED:
-            raise CannotResume(
-                "job_not_planned",
-                _("job %(id)s was already started") % {"id": job.pk},
-            )
+        job = _planned(job_id)
         job.status = Job.Status.RUNNING
         job.save(update_fields=["status"])
         _start_batches(job)
@@ -248,13 +252,7 @@ def import_discard(job_id: int) -> None:
     ``CannotResume`` (``job_not_planned``) for a job already started: its games are the club's
     now, each deleted from its own page if need be."""
     with transaction.atomic():
-        job = Job.objects.select_for_update().get(pk=job_id)
-        if job.status != Job.Status.PLANNED:
-            raise CannotResume(
-                "job_not_planned",
-                _("job %(id)s was already started") % {"id": job.pk},
-            )
-        job.delete()
+        _planned(job_id).delete()
 
 
 def job_resume(job_id: int) -> int:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import copy
 import datetime
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
@@ -78,14 +77,6 @@ def hand() -> SimpleNamespace:
         ranks_after_3=[2, 3, 1],
         winners=[0, 2, 2],
     )
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttle_cache() -> Iterator[None]:
-    """Throttle counts live in the cache: every test starts and ends with none."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import itertools
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import Client, RequestFactory
 from rest_framework.request import Request
 from rest_framework.test import APIClient
@@ -22,13 +21,6 @@ from tests.accounts import make_user
 pytestmark = pytest.mark.django_db
 
 FORGED = (f"198.51.100.{n}" for n in itertools.count(1))
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counts() -> Any:
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from django.test import Client
 
 from games.records import services
 from games.records.models import Edition
+from tests.accounts import signed_in
 
 
 @pytest.fixture(autouse=True)
@@ -17,25 +18,19 @@ def _sync_ratings(settings: Any) -> None:
     settings.POTDEVIN_RATINGS_SYNC = True
 
 
-def _signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def web(user: Any) -> Client:
-    return _signed_in(user)
+    return signed_in(user)
 
 
 @pytest.fixture
 def other_web(other_user: Any) -> Client:
-    return _signed_in(other_user)
+    return signed_in(other_user)
 
 
 @pytest.fixture
 def staff_web(staff_user: Any) -> Client:
-    return _signed_in(staff_user)
+    return signed_in(staff_user)
 
 
 @pytest.fixture

@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import segno
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from games.records import clubs, services
 from games.records.models import Club, GameShare, Invitation, Membership, Player
 from games.web.qr import qr_svg
-from tests.accounts import PASSWORD, first_club, make_user
+from tests.accounts import PASSWORD, first_club, make_user, signed_in
 from tests.builders import complots_game
 
 pytestmark = pytest.mark.django_db
@@ -30,22 +28,8 @@ pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def page(response: Any) -> str:
     return response.content.decode()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits() -> Iterator[None]:
-    """The invitation page's rate limit counts in the cache: none before and after a test."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -21,29 +19,15 @@ from django.utils import timezone
 from games.records import clubs, services
 from games.records.models import Club, Edition, Game, Invitation, Membership, Player
 from scoring.engine.potdevin.simulate import simulate
-from tests.accounts import PASSWORD, first_club, make_user
+from tests.accounts import PASSWORD, first_club, make_user, signed_in
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
 
 
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def page(response: Any) -> str:
     return response.content.decode()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits() -> Iterator[None]:
-    """The invitation page's rate limit counts in the cache: none before and after a test."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

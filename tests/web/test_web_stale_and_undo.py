@@ -19,18 +19,12 @@ from django.urls import reverse
 from games.records import board_games, services
 from games.records.models import Club, Edition, Game, GameEvent, Membership, Round
 from scoring.engine.potdevin.simulate import simulate
-from tests.accounts import make_user
+from tests.accounts import make_user, signed_in
 from tests.web import test_web_bruges as bruges
 from tests.web import test_web_complots as complots
 from tests.web.test_web_pages import make_game, round_post
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def text(response: Any) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 from rest_framework.test import APIClient
 
 from games.records import clubs
@@ -15,7 +14,7 @@ from games.records.models import Club, Game, Membership
 from scoring import jobs
 from scoring.jobs import tasks
 from scoring.models import Job
-from tests.accounts import make_user
+from tests.accounts import make_user, signed_in
 from tests.exchange.imports.test_imports_web import upload
 
 pytestmark = pytest.mark.django_db
@@ -31,12 +30,6 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
 @pytest.fixture
 def owner(club: Club) -> Any:
     return make_user("olga", club=club, role=Membership.Role.OWNER)
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def set_role(club: Club, user: Any, role: str, by: Any) -> None:
