@@ -6,6 +6,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from games.records.models import Club, Membership
 
@@ -40,4 +42,12 @@ def signed_in(user: Any) -> Client:
     """A page client signed in as ``user``."""
     client = Client()
     client.force_login(user)
+    return client
+
+
+def client_for(user: Any) -> APIClient:
+    """An API client with ``user``'s token."""
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client

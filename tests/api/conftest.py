@@ -19,7 +19,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from games.records import services
 from games.records.models import Edition, Game, Player, Round, Seat
 from scoring.engine.potdevin.cards import GUILDS
-from tests.accounts import first_club
+from tests.accounts import client_for, first_club
 
 POT_DE_VIN = "pot-de-vin"
 COMPLOTS = "complots"
@@ -109,13 +109,6 @@ def standard_deck(db: None) -> Edition:
     return deck
 
 
-def _client_for(user: Any) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
-
-
 @pytest.fixture
 def token(user: Any) -> str:
     return Token.objects.get_or_create(user=user)[0].key
@@ -124,17 +117,17 @@ def token(user: Any) -> str:
 @pytest.fixture
 def api(user: Any) -> APIClient:
     """Signed in (token) as ``user``, who owns the games of ``make_game``."""
-    return _client_for(user)
+    return client_for(user)
 
 
 @pytest.fixture
 def other_api(other_user: Any) -> APIClient:
-    return _client_for(other_user)
+    return client_for(other_user)
 
 
 @pytest.fixture
 def staff_api(staff_user: Any) -> APIClient:
-    return _client_for(staff_user)
+    return client_for(staff_user)
 
 
 @pytest.fixture

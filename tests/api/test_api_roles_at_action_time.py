@@ -11,23 +11,15 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.records import clubs, services
 from games.records.models import Invitation, Membership
-from tests.accounts import PASSWORD, make_user
+from tests.accounts import PASSWORD, client_for, make_user
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-
-
-def client_for(user: Any) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture

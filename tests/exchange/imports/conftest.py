@@ -88,3 +88,13 @@ def standard_deck(db: None) -> Edition:
     deck = services.edition_default("pot-de-vin")
     assert deck is not None
     return deck
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Batches are run by the test itself: what would have been queued."""
+    from scoring.jobs import tasks
+
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(tasks.import_batch, "delay", lambda *a: queued.append(a))
+    return queued

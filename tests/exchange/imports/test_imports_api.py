@@ -16,7 +16,6 @@ from rest_framework.test import APIClient
 from games.records.models import Club, Game, PlaySource
 from scoring import jobs
 from scoring.engine.complots.simulate import simulate as simulate_complots
-from scoring.jobs import tasks
 from tests.accounts import make_user
 from tests.exchange.imports.test_imports_plan import every_table
 
@@ -31,13 +30,6 @@ def api(recorder: Any) -> APIClient:
     client = APIClient()
     client.force_authenticate(recorder)
     return client
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    queued: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(tasks.import_batch, "delay", lambda *a: queued.append(a))
-    return queued
 
 
 def upload(api: APIClient, name: str, query: str = "") -> Any:

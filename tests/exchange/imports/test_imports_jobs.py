@@ -13,19 +13,10 @@ from games.records import board_games
 from games.records.errors import RecordError
 from games.records.models import Game, Player
 from scoring import jobs
-from scoring.jobs import tasks
 from scoring.models import Job, JobInput, JobItem
 from tests.exchange.imports.conftest import AZUL, COUP, play, seat
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    """Batches are run by the test itself: what would have been queued."""
-    queued: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(tasks.import_batch, "delay", lambda *a: queued.append(a))
-    return queued
 
 
 def run(sent: list[tuple[Any, ...]], django_capture_on_commit_callbacks: Any) -> None:

@@ -12,19 +12,11 @@ from rest_framework.test import APIClient
 from games.records import clubs
 from games.records.models import Club, Game, Membership
 from scoring import jobs
-from scoring.jobs import tasks
 from scoring.models import Job
 from tests.accounts import make_user, signed_in
 from tests.exchange.imports.test_imports_web import upload
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    queued: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(tasks.import_batch, "delay", lambda *a: queued.append(a))
-    return queued
 
 
 @pytest.fixture

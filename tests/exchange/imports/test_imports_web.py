@@ -15,7 +15,6 @@ from django.test import Client
 
 from games.records.models import Club, Game, Player, PlaySource
 from scoring import jobs
-from scoring.jobs import tasks
 from scoring.models import Job
 from tests.accounts import make_user
 from tests.exchange.imports.test_imports_plan import every_table
@@ -31,13 +30,6 @@ def web(recorder: Any) -> Client:
     client = Client()
     client.force_login(recorder)
     return client
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    queued: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(tasks.import_batch, "delay", lambda *a: queued.append(a))
-    return queued
 
 
 def upload(web: Client, name: str) -> Any:
