@@ -19,9 +19,11 @@ help: ## Show this help
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when pyproject.toml changes.
+# Reinstall only when pyproject.toml changes. uv (from PyPI, into the virtualenv) installs the
+# same packages from the same index as pip, in seconds instead of minutes.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e ".[dev]"
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip install --python $(BIN)/python -e ".[dev]"
 	touch $@
 
 # The engine's hot modules compiled with mypyc, beside their sources. An accelerator only: where

@@ -24,7 +24,8 @@ from tests.paths import ROOT
 from tests.records.migrations import latest, migrate
 
 BEFORE = [("games", "0004_player_name_key")]
-GAMES = 3000
+# Past the migration's batches of 500 games (and many more of rounds), twice, with a remainder.
+GAMES = 1100
 SCOREPAD_EVERY = 20  # one game in 20 is stored as a scorepad game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
