@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run serve migrate test check lint format messages bench bench-scale loadtest browser clean
+.PHONY: help venv pyodide run serve migrate test check lint format messages bench bench-scale loadtest browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
@@ -42,7 +42,17 @@ $(ENGINE_STAMP): $(STAMP) $(ENGINE_SOURCES)
 	fi
 	@touch $@
 
-venv: $(STAMP) $(ENGINE_STAMP) ## Create .venv, install the project and its dev tools, build the engine
+# Pyodide (npm's package), for the pages' offline checks: the browser runs the engine's own
+# sources under it (games/web/engine_files.py serves both). Refused unless its sha512 is the one
+# pinned in tools/pyodide.py; only the files a page loads are kept, under var/pyodide/.
+PYODIDE_STAMP := var/pyodide/installed.json
+
+$(PYODIDE_STAMP): tools/pyodide.py
+	$(PYTHON) -m tools.pyodide
+
+pyodide: $(PYODIDE_STAMP) ## Download and verify Pyodide into var/pyodide (the browser's engine)
+
+venv: $(STAMP) $(ENGINE_STAMP) pyodide ## Create .venv, install the project and its dev tools, build the engine, get Pyodide
 
 migrate: venv ## Apply database migrations and collect the static files
 	$(BIN)/python manage.py migrate --noinput
@@ -128,9 +138,10 @@ bench-scale: venv ## Import and re-score a million games with real workers (long
 # On servers of its own (a PostgreSQL cluster, a Redis, gunicorn and a worker), this machine
 # only: a minute of load, then a minute with a web worker killed, the database restarted and the
 # broker restarted under it.
-loadtest: venv ## Load test the production server, then again under faults
+loadtest: venv ## Load test the production server, then under faults, then with 40 phones watching
 	$(BIN)/python -m loadtest --seconds 60
 	$(BIN)/python -m loadtest --seconds 60 --fault kill-worker --fault restart-db --fault restart-broker
+	$(BIN)/python -m loadtest --watch --seconds 30
 
 clean: ## Remove caches and build files (keeps .venv and var/)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +

@@ -11,6 +11,10 @@ database restarted (`restart-db`), or the broker restarted while a re-score job 
 database restarts), every race stored exactly one entry, every game's stored result equals a
 fresh replay of its exported log, and a re-score job finished with every game scored once.
 Prints requests per second and p50/p99 per route; exits 1 if a check failed.
+
+``--watch`` runs instead a table of phones following its games (loadtest/watch.py): 40 phones
+asking 4 games' pages again every 1.5 s (304 while unchanged) while one phone per game enters a
+round every few seconds, against the same entries alone, and reports the watchers' extra load.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 from loadtest.run import FAULTS, run
+from loadtest.watch import WATCHERS, run_watch
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,8 +39,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fault", choices=FAULTS, action="append", default=[], help="a fault mid-load"
     )
+    parser.add_argument(
+        "--watch", action="store_true", help="phones following games instead (watch.py)"
+    )
+    parser.add_argument(
+        "--watchers", type=int, default=WATCHERS, help="--watch: phones watching the games"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="potdevin-loadtest-") as logs:
+        if args.watch:
+            report = run_watch(
+                seconds=args.seconds,
+                watchers=args.watchers,
+                web_workers=args.web_workers,
+                log_dir=Path(logs),
+            )
+            print(report.text())
+            return 0 if report.ok else 1
         report = run(
             seconds=args.seconds,
             writers=args.writers,

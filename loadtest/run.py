@@ -20,6 +20,8 @@ from loadtest.services import Postgres, Redis, Site
 
 FAULTS = ("kill-worker", "restart-db", "restart-broker")
 RESCORE_GAMES = 400
+# The server's secret, which this process shares to make a signed-in session (loadtest/watch.py).
+SECRET_KEY = "loadtest-" + "x" * 50
 # The 503s the API owes its clients while its database restarts: from the restart until it
 # answers again, plus a margin for the requests already on their way.
 DB_RESTART_MARGIN = 3.0
@@ -87,7 +89,7 @@ def _entries_stored_surely(client: Client, game_id: int) -> int | None:
         time.sleep(0.2)
 
 
-def _append(client: Client, game_id: int, number: int, entry: dict[str, Any]) -> None:
+def append_entry(client: Client, game_id: int, number: int, entry: dict[str, Any]) -> None:
     """Append entry ``number``, retrying through a lost connection or a 503 (the database
     restarting): a retry after a lost answer finds the entry stored (409) and checks it."""
     while True:
@@ -138,7 +140,7 @@ def _simulated(rng: random.Random, tag: str) -> tuple[dict[str, Any], str]:
     return info.simulate(players, seed=rng.randrange(2**31), names=names), game_type
 
 
-def _create_from(client: Client, log: dict[str, Any], game_type: str) -> int:
+def create_from(client: Client, log: dict[str, Any], game_type: str) -> int:
     body: dict[str, Any] = {
         "game_type": game_type,
         "players": log["players"],
@@ -158,12 +160,12 @@ def writer(client: Client, deadline: float, seed: int, games: list[int]) -> None
     rng = random.Random(seed)
     while time.monotonic() < deadline:
         log, game_type = _simulated(rng, f"w{seed}")
-        game_id = _create_from(client, log, game_type)
+        game_id = create_from(client, log, game_type)
         games.append(game_id)
         for number, entry in enumerate(_entries(log), start=1):
             if time.monotonic() >= deadline:
                 return
-            _append(client, game_id, number, entry)
+            append_entry(client, game_id, number, entry)
         _finish(client, game_id)
 
 
@@ -209,7 +211,7 @@ def race_group(
                 else:
                     log, game_type = _simulated(rng, f"r{seed}")
                     state["log"] = log
-                    state["game"] = _create_from(client, log, game_type)
+                    state["game"] = create_from(client, log, game_type)
                     games.append(state["game"])
             barrier.wait()
             if state["log"] is None:
@@ -230,7 +232,7 @@ def race_group(
                     race = state["race"]
                     if 201 not in race.created:  # every answer lost, or the database restarting
                         while (_entries_stored_surely(client, race.game) or 0) < number:
-                            _append(client, race.game, number, entry)
+                            append_entry(client, race.game, number, entry)
                     race.stored_after = _entries_stored_surely(client, race.game)
                     races.append(race)
                     state["stop"] = time.monotonic() >= deadline
@@ -281,12 +283,13 @@ class Report:
         return "\n".join([*self.lines, *verdict])
 
 
-def _setup_django(database_url: str, broker_url: str) -> tuple[str, str]:
+def setup_django(database_url: str, broker_url: str) -> tuple[str, str]:
     """Migrate the throwaway database; a staff user's token for the clients."""
     os.environ.update(
         DJANGO_SETTINGS_MODULE="potdevin_site.settings",
         DATABASE_URL=database_url,
         CELERY_BROKER_URL=broker_url,
+        SECRET_KEY=SECRET_KEY,
     )
     import django
 
@@ -298,6 +301,21 @@ def _setup_django(database_url: str, broker_url: str) -> tuple[str, str]:
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("loadtest", is_staff=True)
     return Token.objects.create(user=user).key, user.get_username()
+
+
+def site_env(pg: Postgres, redis: Redis) -> dict[str, str]:
+    """The production server's settings on the test's own database and broker."""
+    return {
+        "DATABASE_URL": pg.url,
+        "CELERY_BROKER_URL": redis.url,
+        "CELERY_VISIBILITY_TIMEOUT": "10",
+        "POTDEVIN_JOB_STALL_SECONDS": "6",
+        "DEBUG": "0",
+        "SECRET_KEY": SECRET_KEY,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "POTDEVIN_THROTTLE_WRITES": "1000000/min",
+        "POTDEVIN_PURE_ENGINE": os.environ.get("POTDEVIN_PURE_ENGINE", ""),
+    }
 
 
 def _seed_for_rescore(client: Client) -> None:
@@ -324,19 +342,8 @@ def run(
     redis = Redis()
     site = None
     try:
-        token, _ = _setup_django(pg.url, redis.url)
-        env = {
-            "DATABASE_URL": pg.url,
-            "CELERY_BROKER_URL": redis.url,
-            "CELERY_VISIBILITY_TIMEOUT": "10",
-            "POTDEVIN_JOB_STALL_SECONDS": "6",
-            "DEBUG": "0",
-            "SECRET_KEY": "loadtest-" + "x" * 50,
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "POTDEVIN_THROTTLE_WRITES": "1000000/min",
-            "POTDEVIN_PURE_ENGINE": os.environ.get("POTDEVIN_PURE_ENGINE", ""),
-        }
-        site = Site(env, web_workers=web_workers, log_dir=log_dir)
+        token, _ = setup_django(pg.url, redis.url)
+        site = Site(site_env(pg, redis), web_workers=web_workers, log_dir=log_dir)
         calls = Calls()
         admin = Client(site.base, token, calls)
         if "restart-broker" in faults:
@@ -432,7 +439,7 @@ def _strike(
         actions[fault]()
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -461,7 +468,7 @@ def _check(
         values = calls.latencies[route]
         report.lines.append(
             f"{route:<22} {len(values):>7} {1000 * statistics.median(values):>8.1f}"
-            f" {1000 * _percentile(values, 0.99):>8.1f}"
+            f" {1000 * percentile(values, 0.99):>8.1f}"
         )
     statuses = Counter()
     for (_, status), n in calls.statuses.items():

@@ -92,6 +92,8 @@ MIDDLEWARE = [
     # After the user is known: a signed-in user's language setting comes first.
     "games.api.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Inside the user and the notices: a write sent again with its key is answered once.
+    "games.api.idempotency.IdempotencyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -195,6 +197,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.language.document_accept_language",
+        "games.api.idempotency.document_idempotency_key",
     ],
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -236,7 +239,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.resume_stalled_jobs",
         "schedule": max(1.0, POTDEVIN_JOB_STALL_SECONDS / 4),
     },
+    "forget-expired-idempotency-keys": {
+        "task": "scoring.forget_expired_idempotency_keys",
+        "schedule": 6 * 3600.0,
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Games (re-score) or documents (import) per batch task; at least 100.
+# Days an idempotency key is kept (30 at least: an offline phone may send days later).
+POTDEVIN_IDEMPOTENCY_DAYS = env_count(ENV, "POTDEVIN_IDEMPOTENCY_DAYS", 30)
 POTDEVIN_JOB_BATCH_SIZE = int(ENV.get("POTDEVIN_JOB_BATCH_SIZE", "200"))

@@ -24,6 +24,10 @@ from django.utils.translation import gettext_noop, ngettext, trans_real
 from games.records.models import UserSettings
 
 API_PREFIX = "/api/"
+# The rules engine's files for the browser (games/web/engine_files.py) are the same for every
+# reader in every language: no language is chosen for them, so no session is read and no Vary
+# added, which would have a browser download 13 MB again after a sign-in or a language switch.
+SAME_FOR_EVERYONE_PREFIX = "/engine/"
 
 # Month and day names as a date writes them ("martedì 3 novembre 2026"): Django's own
 # catalogues capitalise them in Italian and Portuguese, where they are lowercase; the project's
@@ -111,6 +115,9 @@ class LanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(SAME_FOR_EVERYONE_PREFIX):
+            translation.activate(settings.LANGUAGE_CODE)
+            return self.get_response(request)
         language = for_request(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language  # type: ignore[attr-defined]

@@ -38,6 +38,7 @@ from games.records.services import (
     _edition_for,
     _game_info,
     _seats_for,
+    games_touch,
     history_event,
 )
 from scoring.engine import GameInfo, LogError
@@ -164,6 +165,8 @@ def board_game_update(
             board_game.save(update_fields=list(fields))
             if rescored:
                 events.results_changed(game_ids=rescored)
+            else:  # the plays show its name and BoardGameGeek link
+                games_touch(Game.objects.filter(board_game=board_game))
     except IntegrityError as exc:  # a concurrent rename to the same name
         raise _board_game_exists(fields.get("name", board_game.name)) from exc
     return board_game

@@ -529,3 +529,39 @@ class GameShare(models.Model):
     def get_absolute_url(self) -> str:
         """The page the link opens (made absolute with the request's host where it is shown)."""
         return reverse("web:shared", args=[self.token])
+
+
+class IdempotencyKey(models.Model):
+    """A write sent with an idempotency key (the API's ``Idempotency-Key`` header, a page's
+    hidden ``idempotency_key`` field), and the answer it got: the same key and request again
+    are answered with that answer instead of writing twice (``games.api.idempotency``). Kept
+    per user (and the club of the game written to, where the address names one) for
+    ``IDEMPOTENCY_DAYS`` at least: a phone that was offline may send again days later."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=255)
+    # What the request was (method, address, body), as a SHA-256: the same key with another
+    # request is refused.
+    fingerprint = models.CharField(max_length=64)
+    # Null while the first request is being answered.
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    content_type = models.CharField(max_length=255, blank=True)
+    location = models.CharField(max_length=2000, blank=True)
+    body = models.BinaryField(blank=True, default=b"")
+    # A page's notices ("Round 4 saved: ..."), shown again with the answer: [level, text, tags].
+    notices = models.JSONField(default=list, blank=True)
+    # A page's answer is given again only while its game is as the answer left it (its version,
+    # ``selectors.version_of``): a form sent again after other changes is checked as any other.
+    game_version = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"idempotency key of user {self.user_id}"

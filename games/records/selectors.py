@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
@@ -177,6 +178,52 @@ def engine_state(game: Game) -> Any:
 def game_history(*, game: Game) -> QuerySet[GameEvent]:
     """The game's history, oldest first."""
     return GameEvent.objects.filter(game_id=game.pk).order_by("at", "id")
+
+
+# --- A game's version: what a page or an API client last saw of it ---------------------------
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+_MICROSECOND = datetime.timedelta(microseconds=1)
+
+
+def version_of(game: Game) -> int:
+    """The game's version: its ``updated_at`` in microseconds. Every write of a game sets it
+    (an entry added, corrected or undone, a finish, a reopening, an edit, a re-score, a play
+    imported again), and so does a change shown on its page from another row (a player or a
+    named game renamed, an edition checked: ``services.games_touch``); the history alone would
+    miss a re-score and a rename. Versions are compared for equality, never for order (two
+    servers' clocks may differ)."""
+    return _microseconds(game.updated_at)
+
+
+def _microseconds(moment: datetime.datetime) -> int:
+    return (moment - _EPOCH) // _MICROSECOND
+
+
+def game_version(games: QuerySet[Game], pk: int) -> int | None:
+    """The version of game ``pk`` among ``games`` (``access.games``), or None when it is not
+    there: one query by primary key, so that a conditional read answers 304 before reading
+    anything else."""
+    updated_at = games.filter(pk=pk).values_list("updated_at", flat=True).first()
+    return None if updated_at is None else _microseconds(updated_at)
+
+
+def shared_game_version(token: str) -> tuple[int, int] | None:
+    """The game an active share link shows and its version (as ``game_version``), or None."""
+    found = (
+        GameShare.objects.active()
+        .filter(token=token)
+        .values_list("game_id", "game__updated_at")
+        .first()
+    )
+    return None if found is None else (found[0], _microseconds(found[1]))
+
+
+def last_change(game: Game) -> GameEvent | None:
+    """The history's line of the game's last change, or None when the last change wrote none
+    (a re-score, a rename): a line written before the game's ``updated_at`` is an older one."""
+    event = game_history(game=game).last()
+    return event if event is not None and event.at >= game.updated_at else None
 
 
 def game_shares(*, game: Game) -> QuerySet[GameShare]:

@@ -108,8 +108,9 @@ def entry_preview(game: Game, entry: Any) -> dict[str, Any]:
 
 
 # Fields a review does not carry over to the confirmation: the token (sent anew), the review's
-# own buttons and the entry form's step (the "Save" button sends the entry whole).
-REVIEW_SKIPPED = {"csrfmiddlewaretoken", "review", "step"}
+# own buttons, the entry form's step (the "Save" button sends the entry whole) and its key (the
+# review's form has its own).
+REVIEW_SKIPPED = {"csrfmiddlewaretoken", "idempotency_key", "review", "step"}
 
 
 def review_fields(data: Any) -> list[tuple[str, str]]:
@@ -173,6 +174,12 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
         "history_added": gettext_lazy("Round %(number)s entered"),
         "history_corrected": gettext_lazy("Round %(number)s corrected"),
         "history_undone": gettext_lazy("Round %(number)s undone"),
+        # Said to the pages following the game (static/js/live.js) when it changed elsewhere.
+        "live_added": gettext_lazy("Round %(number)s was saved from another page or phone."),
+        "live_corrected": gettext_lazy(
+            "Round %(number)s was corrected from another page or phone."
+        ),
+        "live_undone": gettext_lazy("Round %(number)s was undone from another page or phone."),
         # Translators: a page posted an entry the game already has (a page left open, Back, a
         # second phone): the game is shown as it is now, with this notice.
         "moved_on": gettext_lazy(
@@ -219,6 +226,9 @@ ENTRY_TEXTS: dict[str, dict[str, Any]] = {
         "history_added": gettext_lazy("Turn %(number)s entered"),
         "history_corrected": gettext_lazy("Turn %(number)s corrected"),
         "history_undone": gettext_lazy("Turn %(number)s undone"),
+        "live_added": gettext_lazy("Turn %(number)s was saved from another page or phone."),
+        "live_corrected": gettext_lazy("Turn %(number)s was corrected from another page or phone."),
+        "live_undone": gettext_lazy("Turn %(number)s was undone from another page or phone."),
         # Translators: a page posted an entry the game already has (a page left open, Back, a
         # second phone): the game is shown as it is now, with this notice.
         "moved_on": gettext_lazy(
@@ -255,6 +265,28 @@ HISTORY_TEXTS = {
     "reopened": pgettext_lazy("game history", "Game reopened"),
     "deleted": pgettext_lazy("game history", "Game deleted"),
 }
+
+
+# What the pages following a game say of a change to the whole game (an entry's are
+# ENTRY_TEXTS'); "changed": a change the history has no line for (a re-score, a rename).
+LIVE_TEXTS = {
+    "finished": gettext_lazy("The game was finished from another page or phone."),
+    "reopened": gettext_lazy("The game was reopened from another page or phone."),
+    "edited": gettext_lazy(
+        "The game's date, place or notes were changed from another page or phone."
+    ),
+    "changed": gettext_lazy("The game was updated."),
+}
+
+
+def live_news(game: Game) -> str:
+    """The game's last change in words, for the pages following it (``static/js/live.js``
+    says it in a polite live region): "Round 5 was saved from another page or phone."."""
+    event = selectors.last_change(game)
+    if event is not None and event.number is not None:
+        return entry_text(game.game_type, f"live_{event.action}", number=event.number)
+    action = event.action if event is not None else "changed"
+    return str(LIVE_TEXTS.get(action, LIVE_TEXTS["changed"]))
 
 
 def history(game: Game) -> list[dict[str, Any]]:

@@ -68,4 +68,26 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     game = selectors.shared_game(token)
     if game is None:
         raise Http404
-    return views.render_game(request, game, shared=True)
+    return views.render_game(request, game, shared=True, live_url=_live_url(token))
+
+
+def shared_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The share link's page for ``static/js/live.js``, as ``views.game_live``: 304 while the
+    game is as the page shows it (one query), else the page; a stopped link is not found."""
+    found = selectors.shared_game_version(token)
+    if found is None:
+        raise Http404
+    unchanged = views.not_modified(request, views.live_tag(*found, shared=True))
+    if unchanged is not None:
+        return unchanged
+    game = selectors.shared_game(token)
+    if game is None:  # stopped meanwhile
+        raise Http404
+    page = views.render_game(request, game, shared=True, live_url=_live_url(token), live=True)
+    return views.live_page(
+        request, page, views.live_tag(game.pk, selectors.version_of(game), shared=True)
+    )
+
+
+def _live_url(token: str) -> str:
+    return reverse("web:shared-live", args=[token])

@@ -15,16 +15,17 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.formats import date_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_ratelimit.decorators import ratelimit
 
+from games.api import conditional
 from games.api.permissions import may_change, may_remove, page_rate
 from games.exchange import exports
 from games.records import access, selectors, services
@@ -251,9 +252,13 @@ def render_game(
     review: dict[str, Any] | None = None,
     status: int = 200,
     shared: bool = False,
+    live_url: str | None = None,
+    live: bool = False,
 ) -> HttpResponse:
     """The game's page; ``shared``: as its share link shows it to anyone, read-only, without
-    who entered what or the game's share links."""
+    who entered what or the game's share links. ``live_url``: where ``static/js/live.js``
+    asks whether the game changed (the member's page's own by default); ``live``: the page as
+    that script takes it (``game_live``), saying what changed last."""
     plugin = _plugin(game.game_type)
     web = plugin.part("web")
     info = plugin.engine.info
@@ -276,6 +281,7 @@ def render_game(
             entry_form = web.entry_form(game, table, names)
     if table is None or table.over:
         entry_form = None
+    version = _version(game) if can_write else ""
     context: dict[str, Any] = {
         "game": game,
         "label": plugin.label,
@@ -298,13 +304,20 @@ def render_game(
         "shared": shared,
         # What the finish form saw of the game: finishing from a page the game has left since
         # (an entry undone or added, the game finished and reopened) is refused.
-        "version": _version(game) if can_write else "",
+        "version": version,
         # The recorder who entered the game, or an admin of its club (``may_remove``).
         "can_delete": not shared and may_remove(request.user, game),
         # A finished game's result, for a player to put into BG Stats (and on to BGG) in a tap.
         "bgstats_url": exports.bgstats_url(game=game),
         "source": selectors.game_source(game),
-        "shares": _shares(request, game) if can_write else [],
+        # Not on a page for live.js, which never swaps them (their QR codes are half its cost).
+        "shares": _shares(request, game) if can_write and not live else [],
+        # What static/js/live.js needs: where to ask, the page's tag, what changed last, and
+        # the entry area's form (the entry it is for, or the finish it would send).
+        "live_url": live_url or reverse("web:game-live", args=[game.pk]),
+        "live_tag": live_tag(game.pk, selectors.version_of(game), shared=shared),
+        "live_news": present.live_news(game) if live else "",
+        "live_entry": _live_entry(table, entry_form, version),
     }
     if game.mode == Game.Mode.RESULT:  # known by its final scores: the same page for any game
         context.update(results.game_page(game=game, result=result, names=names, label=plugin.label))
@@ -340,11 +353,20 @@ def _shares(request: HttpRequest, game: Game) -> list[dict[str, Any]]:
     return shown
 
 
+def _live_entry(table: Any, entry_form: Any, version: str) -> str:
+    """What the entry area's form is for, as static/js/live.js compares it with the game as it
+    is now: the entry it enters (``entry-5``), the finish it sends (``finish-<version>``), or
+    nothing (no form there)."""
+    if table is None:
+        return ""
+    if entry_form is not None:
+        return f"entry-{table.number}"
+    return f"finish-{version}" if table.over and version else ""
+
+
 def _version(game: Game) -> str:
-    """The game's state as a page saw it: its last history event (every entry added or undone,
-    finish and reopen writes one)."""
-    last = selectors.game_history(game=game).values_list("id", flat=True).last()
-    return "" if last is None else str(last)
+    """The game's state as a page saw it (``selectors.version_of``)."""
+    return str(selectors.version_of(game))
 
 
 def _entry_words(game: Game, *, entries: int, review: dict[str, Any] | None) -> dict[str, str]:
@@ -369,6 +391,46 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         raise
     return render_game(request, game)
+
+
+def live_tag(game_id: int, version: int, *, shared: bool = False) -> str:
+    """The ``ETag`` of a game's page as ``static/js/live.js`` follows it: the game's version
+    and the page's language (and whether it is the share link's page)."""
+    variant = [get_language(), "shared"] if shared else [get_language()]
+    return conditional.etag(game_id, version, *variant, weak=True)
+
+
+def not_modified(request: HttpRequest, current: str) -> HttpResponse | None:
+    """304 when the script's page shows the game as it is now (``If-None-Match``), else None."""
+    if not conditional.unchanged(request, current):
+        return None
+    return conditional.tagged(HttpResponseNotModified(), current)
+
+
+def live_page(request: HttpRequest, response: HttpResponse, current: str) -> HttpResponse:
+    """The page the script takes the game's parts from: tagged, and the messages waiting for
+    the person left for the page they see next (a notice said while rendering this one goes)."""
+    storage = messages.get_messages(request)
+    storage.used = storage.added_new = False
+    return conditional.tagged(response, current)
+
+
+def game_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game's page for ``static/js/live.js``, which asks for it every 1.5 s while the page
+    is seen: 304 while the game is as the page shows it (one query by primary key), else the
+    page, whose game parts the script swaps in. Who may not read the game: as its page."""
+    version = selectors.game_version(access.games(request.user), pk)
+    unchanged = None if version is None else not_modified(request, live_tag(pk, version))
+    if unchanged is not None:
+        return unchanged
+    try:
+        game = _game(request, pk)
+    except Http404:
+        if not request.user.is_authenticated:
+            return redirect_to_login(reverse("web:game", args=[pk]))
+        raise
+    page = render_game(request, game, live=True)
+    return live_page(request, page, live_tag(game.pk, selectors.version_of(game)))
 
 
 def writable(request: HttpRequest, pk: int) -> Game:

@@ -3,6 +3,7 @@ as an archive with its trailer (``archive_write``)."""
 
 from __future__ import annotations
 
+import base64
 import datetime
 import hashlib
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from games.records.models import (
     Game,
     GameEvent,
     GameShare,
+    IdempotencyKey,
     Invitation,
     Membership,
     Player,
@@ -95,6 +97,7 @@ def _records() -> Iterator[dict[str, Any]]:
     yield from _events(names)
     yield from _sources()
     yield from _jobs(names)
+    yield from _idempotency_keys(names)
 
 
 def _sources() -> Iterator[dict[str, Any]]:
@@ -274,6 +277,27 @@ def _jobs(names: dict[int, str]) -> Iterator[dict[str, Any]]:
             "inputs": list(
                 JobInput.objects.filter(job=job).order_by("key").values("key", "document")
             ),
+        }
+
+
+def _idempotency_keys(names: dict[int, str]) -> Iterator[dict[str, Any]]:
+    """The answers kept for writes sent with a key: a phone that sends again after a restore is
+    still answered once. A request still being answered has no answer to keep."""
+    rows = IdempotencyKey.objects.filter(status__isnull=False).order_by("id")
+    for k in rows.iterator(CHUNK):
+        yield {
+            "kind": "idempotency_key",
+            "user": names[k.user_id],
+            "club": k.club_id,
+            "key": k.key,
+            "fingerprint": k.fingerprint,
+            "status": k.status,
+            "content_type": k.content_type,
+            "location": k.location,
+            "body": base64.b64encode(bytes(k.body)).decode("ascii"),
+            "notices": k.notices,
+            "game_version": k.game_version,
+            "created_at": _when(k.created_at),
         }
 
 

@@ -25,6 +25,7 @@ KINDS = (
     "source_ref",
     "play_source",
     "job",
+    "idempotency_key",
 )
 # The kinds an older archive's trailer may not count: it was written before they existed.
 LATER_KINDS = (
@@ -35,6 +36,7 @@ LATER_KINDS = (
     "board_game",
     "source_ref",
     "play_source",
+    "idempotency_key",
 )
 CHUNK = 500  # games read (or rows written) at a time
 

@@ -3,6 +3,7 @@ in one transaction, then the statistics and ratings rebuilt (``archive_restore``
 
 from __future__ import annotations
 
+import base64
 import datetime
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from games.records.models import (
     Game,
     GameEvent,
     GameShare,
+    IdempotencyKey,
     Invitation,
     Membership,
     Player,
@@ -459,6 +461,22 @@ class _Restore:
                     user=_by_name(users, record["user"]),
                     username=record["username"],
                     at=_time(record["at"]),
+                )
+            )
+        elif kind == "idempotency_key":
+            batches.add(
+                IdempotencyKey(
+                    user=users[record["user"]],
+                    club_id=None if record["club"] is None else clubs.of(record),
+                    key=record["key"],
+                    fingerprint=record["fingerprint"],
+                    status=record["status"],
+                    content_type=record["content_type"],
+                    location=record["location"],
+                    body=base64.b64decode(record["body"], validate=True),
+                    notices=record["notices"],
+                    game_version=record["game_version"],
+                    created_at=_time(record["created_at"]),
                 )
             )
         else:  # a job

@@ -16,6 +16,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError
 
+from games.records import idempotency
 from games.records.memory import collector_paused
 from scoring import jobs
 from scoring.jobs.services import IMPORT_TASK, RESCORE_TASK
@@ -47,6 +48,13 @@ def resume_stalled_jobs() -> list[int]:
     their broker are resumed without anyone pressing resume."""
     stalled_after = datetime.timedelta(seconds=settings.POTDEVIN_JOB_STALL_SECONDS)
     return jobs.jobs_resume_stalled(stalled_after=stalled_after)
+
+
+@shared_task(name="scoring.forget_expired_idempotency_keys")
+def forget_expired_idempotency_keys() -> int:
+    """Run by the workers' beat: idempotency keys past their keeping time are deleted (a key
+    past it is treated as new even before)."""
+    return idempotency.forget_expired()
 
 
 @contextmanager

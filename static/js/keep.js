@@ -2,8 +2,9 @@
    Back never loses it. Every form that posts (but a form marked data-keep="off": signing in
    and out, passwords, the switches) has its fields kept in sessionStorage as they change
    (never a password, a file, the CSRF token or a hidden field), under a key made of the page's
-   address, the form's action and its hidden fields' values: a draft of round 4's step 2 never
-   fills round 5, nor another game's form. A page showing a form of the same key brings the
+   address, the form's action and its hidden fields' values (but the form's idempotency key,
+   new with each render): a draft of round 4's step 2 never fills round 5, nor another game's
+   form. A page showing a form of the same key brings the
    draft back, before the page's own scripts start (they read the fields as they are), then
    tells them with input and change events and says so in words. A form sent drops its draft:
    what the server shows back (a refusal with what it was sent, the next step) is what shows.
@@ -78,7 +79,9 @@
     if (!kept(form)) return;
     var hidden = Array.prototype.filter
       .call(form.elements, function (el) {
-        return el.type === "hidden" && el.name && el.name !== "csrfmiddlewaretoken";
+        // Not the token, nor the form's idempotency key: both are new with every render.
+        return el.type === "hidden" && el.name && el.name !== "csrfmiddlewaretoken" &&
+          el.name !== "idempotency_key";
       })
       .map(function (el) {
         return [el.name, el.defaultValue];

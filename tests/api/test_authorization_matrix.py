@@ -50,6 +50,7 @@ from rest_framework.test import APIClient
 
 from games.records import access, board_games, clubs, services
 from games.records.models import Club, Edition, Membership, Player
+from games.web import engine_files, offline_app
 from scoring import jobs
 from scoring.engine.potdevin.simulate import simulate
 
@@ -492,6 +493,7 @@ API_ROWS: dict[tuple[str, str], Api] = {
     # The games were created by their club's owner: the others need to be admins.
     ("delete", "/api/games/{id}/"): Api(game_write(ADMIN), _game, states=GAMES),
     ("get", "/api/games/{id}/log/"): Api(game_read, _game, states=GAMES),
+    ("get", "/api/games/{id}/version/"): Api(game_read, _game, states=GAMES),
     ("get", "/api/games/{id}/history/"): Api(game_members_only, _game, states=GAMES),
     ("post", "/api/games/{id}/finish/"): Api(game_write(), _game, body={}, states=("open",)),
     ("post", "/api/games/{id}/reopen/"): Api(game_write(), _game, states=("finished",)),
@@ -560,6 +562,26 @@ def _target(o: Any) -> dict[str, Any]:
 
 POST_GAME_WRITE = {"POST": page_game_write()}
 
+
+def _pyodide_file() -> dict[str, str]:
+    installed = engine_files.pyodide_installed()
+    return {"version": installed["version"] if installed else "-", "name": "pyodide-lock.json"}
+
+
+def _engine_file() -> dict[str, str]:
+    return {"digest": engine_files.built()["engine.zip"].digest, "name": "engine.zip"}
+
+
+def _app_zip() -> dict[str, str]:
+    return {"digest": offline_app.built_app().digest}
+
+
+def page_game_member(c: Cell) -> Any:
+    """A game as the phone keeps it for offline: its club's members only, anyone else finds
+    nothing (not even a sign-in page)."""
+    return OK if c.level else 404
+
+
 PAGE_ROWS: dict[str, Page] = {
     "web:login": Page({"GET": public}, sides=SITE),
     "web:logout": Page({"POST": lambda c: LOGIN}, sides=SITE),  # then the sign-in page
@@ -569,6 +591,14 @@ PAGE_ROWS: dict[str, Page] = {
     "web:password-change": Page({"POST": page_signed_in}, sides=SITE),
     "web:players": Page({"GET": page_signed_in}, sides=SITE),
     "javascript-catalog": Page({"GET": public}, sides=SITE),
+    # The rules engine for the browser: the same files for anyone (no club's records in them).
+    "web:engine-manifest": Page({"GET": public}, sides=SITE),
+    "web:engine-pyodide": Page({"GET": public}, lambda o: _pyodide_file(), sides=SITE),
+    "web:engine-file": Page({"GET": public}, lambda o: _engine_file(), sides=SITE),
+    "web:engine-app": Page({"GET": public}, lambda o: _app_zip(), sides=SITE),
+    # The app as phones install it, and its service worker: the same for anyone.
+    "web:manifest": Page({"GET": public}, sides=SITE),
+    "web:service-worker": Page({"GET": public}, sides=SITE),
     # The API's own pages: its schema and documentation, for anyone.
     "schema": Page({"GET": public}, sides=SITE),
     "swagger-ui": Page({"GET": public}, sides=SITE),
@@ -614,6 +644,8 @@ PAGE_ROWS: dict[str, Page] = {
     "web:board-game-delete": Page({"POST": page_club(ADMIN)}, lambda o: {"pk": o.board_game}),
     # A game.
     "web:game": Page({"GET": page_game_read}, _pk, states=GAMES),
+    "web:game-live": Page({"GET": page_game_read}, _pk, states=GAMES),
+    "web:game-offline": Page({"GET": page_game_member}, _pk, states=GAMES),
     "web:round-append": Page(POST_GAME_WRITE, _pk, states=("open",)),
     "web:round-undo": Page(POST_GAME_WRITE, _pk, states=GAMES),
     "web:game-finish": Page(POST_GAME_WRITE, _pk, states=("open",)),
@@ -628,6 +660,9 @@ PAGE_ROWS: dict[str, Page] = {
     ),
     # A share link shows its game to whoever holds it.
     "web:shared": Page(
+        {"GET": public}, lambda o: {"token": o.share}, states=GAMES, leaks_by_design=True
+    ),
+    "web:shared-live": Page(
         {"GET": public}, lambda o: {"token": o.share}, states=GAMES, leaks_by_design=True
     ),
     # Clubs.
@@ -917,6 +952,13 @@ def _login_redirect(response: HttpResponse) -> bool:
     return response.status_code == 302 and "login" in response.get("Location", "")
 
 
+def _text(response: HttpResponse) -> str:
+    """What the answer shows, a streamed file (Pyodide's, for the browser's engine) read whole."""
+    if getattr(response, "streaming", False):
+        return b"".join(response.streaming_content).decode("utf-8", "replace")
+    return response.content.decode("utf-8", "replace")
+
+
 def _leaks(text: str, secrets: list[str], ids: set[int], sent: str) -> list[str]:
     shown = [s for s in secrets if s in text]
     sent_ids = {int(n) for n in re.findall(r"\d+", sent)}
@@ -1066,7 +1108,7 @@ def run_pages(world: SimpleNamespace, caller: str) -> Report:
                     continue
                 why = check_page(response, method, expected)
                 if why is None and not row.leaks_by_design:
-                    shown = _leaks(response.content.decode("utf-8", "replace"), secrets, set(), "")
+                    shown = _leaks(_text(response), secrets, set(), "")
                     if shown:
                         why = f"{response.status_code} shows {shown}"
                 if why:

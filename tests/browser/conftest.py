@@ -66,6 +66,8 @@ def browser(
             headless=True,
             args=CHROMIUM_ARGS,
             viewport=PHONE,
+            # The service worker only where a test is about it (test_browser_offline).
+            service_workers="block",
         )
         context.set_default_timeout(15_000)
         try:
@@ -84,7 +86,9 @@ def chromium(
         launched = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
         def context(locale: str = "it-IT", **options: Any) -> Any:
-            opened = launched.new_context(locale=locale, **{"viewport": PHONE, **options})
+            # The service worker only where a test asks for it (test_browser_offline).
+            options = {"viewport": PHONE, "service_workers": "block", **options}
+            opened = launched.new_context(locale=locale, **options)
             opened.set_default_timeout(15_000)
             return opened
 

@@ -34,6 +34,7 @@ from games.records.models import (
     Membership,
     Player,
 )
+from games.web import offline_app
 from games.web import urls as web_urls
 from potdevin_site import messages as catalogues
 from scoring.engine.bruges.simulate import PERSON_NAMES
@@ -250,9 +251,12 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     # A share link: made, listed on the game's page, opened by someone signed out, stopped.
     pages.post(reverse("web:share-create", args=[finished.pk]))
     pages.get(reverse("web:game", args=[finished.pk]))
+    pages.get(reverse("web:game-live", args=[finished.pk]))
+    pages.get(reverse("web:game-offline", args=[finished.pk]))  # what changed last, in words
     token = GameShare.objects.get(game=finished).token
     table = Pages(Client(), allowed)
     table.get(reverse("web:shared", args=[token]))
+    table.get(reverse("web:shared-live", args=[token]))  # as static/js/live.js asks for it
     pages.visited |= table.visited
     pages.problems.update(table.problems)
     pages.post(reverse("web:share-revoke", args=[finished.pk, token]))  # asks first
@@ -273,6 +277,14 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     pages.get(reverse("web:bruges-edition-new"))
     pages.post(reverse("web:bruges-edition-new"), {})
     pages.get(reverse("web:bruges-edition", args=["standard"]))
+    # The rules engine for the browser: files, no words of a page.
+    engine = json.loads(pages.get(reverse("web:engine-manifest")).content)
+    pages.get(engine["pyodide"] + "pyodide-lock.json")
+    pages.get(engine["engine.zip"])
+    # The app as phones install it, its service worker, and what a phone keeps for offline.
+    pages.get(reverse("web:manifest"))
+    pages.get(reverse("web:service-worker"))
+    pages.get(reverse("web:engine-app", args=[offline_app.built_app().digest]))
 
     _club_pages(pages, staff_user, allowed)
     _every_play_pages(pages)

@@ -29,6 +29,7 @@ from games.records.models import (
     Game,
     GameEvent,
     GameShare,
+    IdempotencyKey,
     Invitation,
     Membership,
     Player,
@@ -459,6 +460,7 @@ def test_the_commands_write_a_trailer_and_refuse_a_cut_file(
             "source_ref": SourceRef.objects.count(),
             "play_source": PlaySource.objects.count(),
             "job": Job.objects.count(),
+            "idempotency_key": IdempotencyKey.objects.exclude(status=None).count(),
         }
         body = data[: data.rindex(b"\n", 0, len(data) - 1) + 1]
         assert trailer["sha256"] == hashlib.sha256(body).hexdigest()

@@ -308,7 +308,8 @@ def test_a_review_left_open_while_another_turn_was_saved_is_not_saved(
     html = append(web, game, turn_post({"actor": 0, "action": "income"}, 1, review="")).content
     fields = review_fields(html.decode())
     assert append(web, game, {**fields, "review": "save"}).status_code == 302
-    again = append(web, game, {**fields, "review": "save"}, follow=True)  # sent twice
+    # Sent again from another page (Back on this one is answered as its save was).
+    again = append(web, game, {**fields, "review": "save", "idempotency_key": "other"}, follow=True)
     assert again.status_code == 200 and game.rounds.count() == 1
     # Said in the players' words: a turn, not a round of the log; the game as it is now.
     said = "Turn 1 was already saved from another page or phone: here is the game as it is now"

@@ -88,7 +88,9 @@ def test_back_to_a_saved_review_shows_the_game_now_and_the_next_round_goes_in(
     assert web.post(url, {**fields, "review": "save"}).status_code == 302
     assert list(game.rounds.values_list("number", flat=True)) == [1]
 
-    again = web.post(url, {**fields, "review": "save"})  # Back, and "Save round 1" again
+    # "Save round 1" again from another page with the same review (Back on this very page is
+    # answered as its save was: its form's key, test_web_idempotency).
+    again = web.post(url, {**fields, "review": "save", "idempotency_key": "another-page"})
     assert again.status_code == 302
     assert again["Location"] == f"{game_url(game)}#entry"
     assert list(game.rounds.values_list("number", flat=True)) == [1]
@@ -147,7 +149,9 @@ def test_a_complots_turn_saved_twice_shows_the_game_now_and_the_next_turn_goes_i
     review = complots.append(web, game, complots.turn_post(income, 1, review=""))
     fields = complots.review_fields(review.content.decode())
     assert complots.append(web, game, {**fields, "review": "save"}).status_code == 302
-    again = complots.append(web, game, {**fields, "review": "save"})
+    again = complots.append(
+        web, game, {**fields, "review": "save", "idempotency_key": "another-page"}
+    )
     assert again.status_code == 302 and game.rounds.count() == 1
     page = web.get(again["Location"])
     assert (
@@ -190,7 +194,7 @@ def test_a_bruges_round_saved_twice_shows_the_game_now_and_the_next_round_goes_i
     assert Round.objects.filter(game=game).count() == 1
 
     url = reverse("web:round-append", args=[game.pk])
-    again = web.post(url, {**fields, "review": "save"})
+    again = web.post(url, {**fields, "review": "save", "idempotency_key": "another-page"})
     assert again.status_code == 302 and Round.objects.filter(game=game).count() == 1
     page = web.get(again["Location"])
     assert (
@@ -239,7 +243,8 @@ def test_finish_posted_twice_or_after_a_change_shows_the_game_now(
     assert game.status == Game.Status.FINISHED
     events = GameEvent.objects.filter(game_id=game.pk, action="finished").count()
 
-    twice = web.post(reverse("web:game-finish", args=[game.pk]), finish, follow=True)
+    another_page = {**finish, "idempotency_key": ["another-page"]}
+    twice = web.post(reverse("web:game-finish", args=[game.pk]), another_page, follow=True)
     assert twice.status_code == 200
     assert (
         f"Game #{game.pk} was already finished from another page or phone: here it is as it is now."

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers.fields import (
+    MAX_ID,
     MAX_PLAYERS,
     documented,
     enum_string,
@@ -106,6 +107,30 @@ class GameEventSerializer(serializers.ModelSerializer):
 
     def get_user(self, event: GameEvent) -> str | None:
         return event.username or None
+
+
+class GameVersionSerializer(serializers.Serializer):
+    """A game's version, the cheap read of a client following the game."""
+
+    version = serializers.IntegerField(
+        min_value=0,
+        help_text="The game's version: it moves with every change of what the game's reads "
+        "show (an entry added, corrected or undone, a finish, a reopening, an edit, a re-score, "
+        "a player renamed). Compare versions for equality only.",
+    )
+    changed = serializers.BooleanField(
+        help_text="Whether `version` differs from `since` (true without `since`)."
+    )
+
+
+class GameVersionQuerySerializer(serializers.Serializer):
+    """``since``: digits only, at most MAX_ID (a version is never more)."""
+
+    since = serializers.RegexField(r"^[0-9]{1,19}\Z", required=False, trim_whitespace=False)
+
+    def validate_since(self, value: str) -> int:
+        number: int = serializers.IntegerField(max_value=MAX_ID).run_validation(value)
+        return number
 
 
 class GameShareSerializer(serializers.ModelSerializer):

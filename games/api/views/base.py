@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.request import Request
 
@@ -19,6 +19,28 @@ GAME_ID = id_parameter("The game's id.")
 GAME_TYPE_FILTER = OpenApiParameter(
     "game_type", str, OpenApiParameter.QUERY, enum=game_types(), description="Of this game only."
 )
+
+
+# A read of a game is conditional (games/api/conditional.py): documented once for each.
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The `ETag` of an earlier read of this game (or a list of them, or `*`): "
+    "304 without a body while the game is at that version.",
+)
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description='The game\'s version as a tag, `"g<id>-v<version>"`, the same on every read '
+    "of the game (its detail, entries, log and version): to send back in `If-None-Match`.",
+)
+CONDITIONAL = [IF_NONE_MATCH, ETAG]
+NOT_MODIFIED = {
+    304: OpenApiResponse(description="The game is still at the version `If-None-Match` names.")
+}
 
 
 def game_type_choices() -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from games.api.plugins import entry_appended, examples, one_of, shape
 from games.api.serializers import MAX_ENTRY_NUMBER, entries_of, errors
-from games.api.views.base import GAME_DETAIL, GAME_ID, validated
+from games.api.views.base import CONDITIONAL, GAME_DETAIL, GAME_ID, NOT_MODIFIED, validated
 from games.records import services
 from games.records.game_types import plugin_for
 from games.records.models import Game
@@ -36,7 +36,9 @@ NUMBER = OpenApiParameter(
 # The entry views, each under two names: /rounds/ and, for games played turn by turn, /turns/.
 ENTRIES_SCHEMA = [
     extend_schema(
-        methods=["GET"], parameters=[GAME_ID], responses={200: ENTRIES, **errors(401, 404)}
+        methods=["GET"],
+        parameters=[GAME_ID, *CONDITIONAL],
+        responses={200: ENTRIES, **NOT_MODIFIED, **errors(401, 404)},
     ),
     extend_schema(
         methods=["POST"],
@@ -55,7 +57,9 @@ UNDO_SCHEMA = [
 ]
 ENTRY_SCHEMA = [
     extend_schema(
-        methods=["GET"], parameters=[GAME_ID, NUMBER], responses={200: ENTRY, **errors(401, 404)}
+        methods=["GET"],
+        parameters=[GAME_ID, NUMBER, *CONDITIONAL],
+        responses={200: ENTRY, **NOT_MODIFIED, **errors(401, 404)},
     ),
     extend_schema(
         methods=["PUT"],
@@ -77,12 +81,13 @@ def _documented(schemas: list[Any]) -> Any:
 
 
 class GameEntries:
-    """The entry actions of ``GameViewSet``, which gives them its games: ``get_object`` to read
-    one, ``_game_for_write`` to change one, and ``_detail``, the answer with the game after a
-    change."""
+    """The entry actions of ``GameViewSet``, which gives them its games: ``get_object`` and
+    ``_read`` to read one (tagged with its version, 304 while unchanged), ``_game_for_write`` to
+    change one, and ``_detail``, the answer with the game after a change."""
 
     request: Request
     get_object: Callable[[], Game]
+    _read: Callable[..., Response]
     _game_for_write: Callable[[], Game]
     _detail: Callable[..., Response]
 
@@ -104,7 +109,7 @@ class GameEntries:
 
     def _entries(self, request: Request) -> Response:
         if request.method == "GET":
-            return Response(entries_of(self.get_object()))
+            return self._read(lambda game: Response(entries_of(game)))
         game = self._game_for_write()
         serializer = validated(shape(game.game_type, "entry"), request)
         game, stored = services.round_append(
@@ -148,11 +153,15 @@ class GameEntries:
 
     def _entry(self, request: Request, number: int) -> Response:
         if request.method == "GET":
-            stored = get_object_or_404(self.get_object().rounds, number=number)
-            return Response({"number": stored.number, **stored.data})
+            return self._read(lambda game: _entry_read(game, number), cheap=False)
         game = self._game_for_write()
         serializer = validated(shape(game.game_type, "entry"), request)
         services.round_correct(
             game=game, number=number, round_data=serializer.entry_data(), by=request.user
         )
         return self._detail(game)
+
+
+def _entry_read(game: Game, number: int) -> Response:
+    stored = get_object_or_404(game.rounds, number=number)  # an entry the game has not: 404
+    return Response({"number": stored.number, **stored.data})

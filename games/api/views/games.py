@@ -4,6 +4,8 @@ sheet, by final scores, from log documents), changed, finished, shared; their en
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 import django_filters
@@ -17,6 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.api import conditional
 from games.api.board_games import ResultGameSerializer, result_examples
 from games.api.permissions import ClubWrites
 from games.api.plugins import api_for, examples, one_of, shape
@@ -29,14 +32,18 @@ from games.api.serializers import (
     GameListSerializer,
     GameShareSerializer,
     GameUpdateSerializer,
+    GameVersionQuerySerializer,
+    GameVersionSerializer,
     ImportResponseSerializer,
     errors,
     log_documents,
 )
 from games.api.views.base import (
+    CONDITIONAL,
     GAME_DETAIL,
     GAME_ID,
     GAME_TYPE_FILTER,
+    NOT_MODIFIED,
     body_game_type,
     game_type_choices,
     valid,
@@ -113,7 +120,10 @@ class GameFilter(django_filters.FilterSet):
         ],
         responses={200: GameListSerializer(many=True), **errors(400, 401, 404)},
     ),
-    retrieve=extend_schema(parameters=[GAME_ID], responses={200: GAME_DETAIL, **errors(401, 404)}),
+    retrieve=extend_schema(
+        parameters=[GAME_ID, *CONDITIONAL],
+        responses={200: GAME_DETAIL, **NOT_MODIFIED, **errors(401, 404)},
+    ),
     partial_update=extend_schema(
         parameters=[GAME_ID],
         request=GameUpdateSerializer,
@@ -189,7 +199,42 @@ class GameViewSet(
         return GameListSerializer  # only the list uses it; the rest answer with _detail
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return Response(_shown(self.get_object()))
+        return self._read(lambda game: Response(_shown(game)))
+
+    def _read(self, build: Callable[[Game], Response], *, cheap: bool = True) -> Response:
+        """A read of the game, tagged with its version (``conditional``); 304 without a body
+        when ``If-None-Match`` names it. ``cheap``: that is known from one query by primary
+        key, before the game is read (not for a part of the game that may not exist: an
+        entry's 404 comes first)."""
+        if cheap and "If-None-Match" in self.request.headers:
+            found = self._found_version()
+            unchanged = None if found is None else self._not_modified(self._tag(*found))
+            if unchanged is not None:
+                return unchanged
+        game = self.get_object()
+        response = build(game)
+        current = self._tag(game.pk, selectors.version_of(game))
+        return self._not_modified(current) or conditional.tagged(response, current)
+
+    def _not_modified(self, current: str) -> Response | None:
+        """304 when ``If-None-Match`` names the game's tag ``current``, else None."""
+        if not conditional.unchanged(self.request, current):
+            return None
+        return conditional.tagged(Response(status=304), current)
+
+    def _found_version(self) -> tuple[int, int] | None:
+        """The game's id and version if the user may read it (one query), else None: then
+        ``get_object`` says why (401, 404), as for any read of the game."""
+        pk = self.kwargs.get(self.lookup_field, "")
+        if not GAME_ID_TEXT.fullmatch(pk) or int(pk) > MAX_ID:
+            return None
+        version = selectors.game_version(access.games(self.request.user), int(pk))
+        return None if version is None else (int(pk), version)
+
+    def _tag(self, game_id: int, version: int) -> str:
+        """The game's ``ETag``; another format than JSON (the browsable API) has its own."""
+        shape = self.request.accepted_renderer.format
+        return conditional.etag(game_id, version, *(() if shape == "json" else (shape,)))
 
     def _detail(self, game: Game, code: int = status.HTTP_200_OK) -> Response:
         return Response(_shown(selectors.game_detail_queryset().get(pk=game.pk)), status=code)
@@ -303,12 +348,50 @@ class GameViewSet(
         }
         return Response(body, status=status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[GAME_ID], responses={200: GAME_LOG, **errors(401, 404, 409)})
+    @extend_schema(
+        parameters=[GAME_ID, *CONDITIONAL],
+        responses={200: GAME_LOG, **NOT_MODIFIED, **errors(401, 404, 409)},
+    )
     @action(detail=True, methods=["get"])
     def log(self, request: Request, pk: str) -> Response:
         """The game as its engine's log document (`potdevin-log/1`, `complots-log/1`), which
         re-imports to the same result."""
-        return Response(services.game_export_log(game=self.get_object()))
+        return self._read(lambda game: Response(services.game_export_log(game=game)))
+
+    @extend_schema(
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "since",
+                {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                OpenApiParameter.QUERY,
+                description="A version read earlier: `changed` says whether the game has "
+                "moved from it.",
+            ),
+            *CONDITIONAL,
+        ],
+        responses={200: GameVersionSerializer, **NOT_MODIFIED, **errors(400, 401, 404)},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def version(self, request: Request, pk: str) -> Response:
+        """The game's version, and whether it changed since version `since`: the cheap read
+        of a client following a game (a phone at the table, every second or two while it
+        shows the game), one query. Its `ETag` is the game's, as on the game's other reads:
+        with `If-None-Match`, an unchanged game is 304 without a body. A `since` that is no
+        version (not digits, past 2^63 - 1) is 400 `invalid`."""
+        since = GameVersionQuerySerializer(data=request.query_params)
+        since.is_valid(raise_exception=True)
+        found = self._found_version()
+        if found is None:
+            game = self.get_object()  # 401 or 404, as for any read of the game
+            found = (game.pk, selectors.version_of(game))
+        current = self._tag(*found)
+        unchanged = self._not_modified(current)
+        if unchanged is not None:
+            return unchanged
+        asked = since.validated_data.get("since")
+        body = {"version": found[1], "changed": asked is None or asked != found[1]}
+        return conditional.tagged(Response(body), current)
 
     @extend_schema(
         parameters=[GAME_ID],
@@ -397,6 +480,10 @@ class GameViewSet(
         """Make a finished game editable again."""
         services.game_reopen(game=self._game_for_write(), by=request.user)
         return self._detail(self.get_object())
+
+
+# A game's id as the path has it: digits (anything else is no game: ``get_object`` says 404).
+GAME_ID_TEXT = re.compile(r"[0-9]{1,19}")
 
 
 def _sign_in_first(request: Request) -> None:

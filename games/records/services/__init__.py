@@ -16,6 +16,7 @@ from games.records.services.common import (
     _clean_notes,
     _game_info,
     _seats_for,
+    games_touch,
     history_event,
 )
 from games.records.services.editions import (
@@ -66,6 +67,7 @@ __all__ = [
     "game_import",
     "game_reopen",
     "game_update",
+    "games_touch",
     "history_event",
     "import_plan",
     "import_store",

@@ -1,5 +1,6 @@
 """What the record services share: a game type's engine info, a game's location and notes
-as stored, the checks of its seats, the game row locked for a write, its history's lines."""
+as stored, the checks of its seats, the game row locked for a write, its history's lines, its
+version moved by a change from another row."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.records import stored_json
@@ -81,6 +84,13 @@ def history_event(
         user=_account(by),
         username=by.get_username() if by is not None else "",
     )
+
+
+def games_touch(games: QuerySet[Game]) -> None:
+    """Move the version (``selectors.version_of``) of games whose pages and API bodies show
+    what changed in another row (a player's or a named game's name, an edition's check), so
+    that a reader holding their old ETag reads them again."""
+    games.update(updated_at=timezone.now())
 
 
 def _seats_for(game: Game, players: Sequence[Player]) -> list[Seat]:

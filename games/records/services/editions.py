@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.records import stored_json
 from games.records.errors import GameConflict, RecordError
-from games.records.models import MAX_NOTES_LENGTH, Edition
-from games.records.services.common import _game_info
+from games.records.models import MAX_NOTES_LENGTH, Edition, Game
+from games.records.services.common import _game_info, games_touch
 from scoring.engine import ENGINES, GameInfo, LogError
 from scoring.engine.errors import said
 
@@ -56,7 +57,9 @@ def edition_mark_verified(*, edition: Edition, verified: bool = True) -> Edition
     """Mark an edition checked (or not) against the printed material. Staff only: the caller
     checks who asks. The data itself never changes (a correction is a new version)."""
     edition.verified = verified
-    edition.save(update_fields=["verified"])
+    with transaction.atomic():
+        edition.save(update_fields=["verified"])
+        games_touch(Game.objects.filter(edition=edition))  # their pages say whether it is
     return edition
 
 

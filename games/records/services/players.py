@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 from games.records import access
 from games.records.errors import Forbidden, GameConflict, RecordError
-from games.records.models import Club, Player, Seat, name_key
+from games.records.models import Club, Game, Player, Seat, name_key
 from games.records.names import BadName, player_name
+from games.records.services.common import games_touch
 
 
 def clean_name(name: Any, *, seat: int | None = None, index: int | None = None) -> str:
@@ -73,6 +74,7 @@ def player_update(*, player: Player, name: str, by: AbstractBaseUser | None = No
     try:
         with transaction.atomic():
             player.save(update_fields=["name"])
+            games_touch(Game.objects.filter(seats__player=player))  # their pages show the name
     except IntegrityError as exc:  # a concurrent rename to the same name
         raise _player_exists(name) from exc
     return player

@@ -40,6 +40,15 @@ ENTRY_TEXTS = {
     "history_added": pgettext_lazy("bruges round", "Round %(number)s entered"),
     "history_corrected": pgettext_lazy("bruges round", "Round %(number)s corrected"),
     "history_undone": pgettext_lazy("bruges round", "Round %(number)s undone"),
+    "live_added": pgettext_lazy(
+        "bruges round", "Round %(number)s was saved from another page or phone."
+    ),
+    "live_corrected": pgettext_lazy(
+        "bruges round", "Round %(number)s was corrected from another page or phone."
+    ),
+    "live_undone": pgettext_lazy(
+        "bruges round", "Round %(number)s was undone from another page or phone."
+    ),
     # Translators: a page posted a round the game already has (a page left open, Back, a
     # second phone): the game is shown as it is now, with this notice.
     "moved_on": pgettext_lazy(

@@ -1,0 +1,467 @@
+// At the table, whatever the network: the service worker (/sw.js, games/web/pwa.py) keeps the
+// app and the game pages opened; this script keeps on the phone what is saved while offline,
+// and lets the game go on.
+//
+// Online, a game's page keeps the game for later (games/<pk>/offline.json, through the service
+// worker's cache, with the app's own pages: app.zip). Offline, a form of that page is answered by
+// the project's own pages running on the phone (static/js/app-worker.js: the same views, forms,
+// words and rules engine, under Pyodide, on a copy of the game), and the answer is shown as the
+// server's would be: the same steps, Review and Save, the same refusals. What a Save stores is
+// kept in IndexedDB (it survives a reload, closing the browser, a restart, a new version of the
+// site) with its key, listed as "saved on this phone, not sent yet", and the next entry builds
+// on it. The entries are sent in order, each with its key (idempotency_key), when the
+// connection returns: on "online", on opening a page, and from "Send now". The server answers a
+// key it has seen with its first answer, so an entry sent twice is stored once. A 5xx, a
+// timeout or no network is "still offline"; a refusal (another phone saved that entry first,
+// say) is kept and shown with the server's words, and the entries behind it wait, until the
+// person drops it. Other forms that write (a quick sheet, another game's play) are kept as
+// they are and sent alike. Without JavaScript the forms post as always, online only.
+(function () {
+  "use strict";
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (s, p, n) { return n === 1 ? s : p; };
+  var interpolate = window.interpolate || function (f, o) { return f.replace(/%\((\w+)\)s/g, function (_, k) { return o[k]; }); };
+  var DB_NAME = "potdevin";
+  var STORE = "pending";
+  var SEND_TIMEOUT_MS = 15000;
+  var ENGINE_MANIFEST = "/engine/manifest.json";
+  var GAME = /^\/games\/\d+\/$/.test(location.pathname) ? location.pathname : null;
+  var sending = false;
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "potdevin-send") sendAll();
+    });
+  }
+
+  // --- the queue, in IndexedDB -------------------------------------------------------------
+  function open() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open(DB_NAME, 1);
+      request.onupgradeneeded = function () {
+        request.result.createObjectStore(STORE, { keyPath: "key" });
+      };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  function run(mode, work) {
+    return open().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var result = work(tx.objectStore(STORE));
+        tx.oncomplete = function () { db.close(); resolve(result && result.result); };
+        tx.onerror = function () { db.close(); reject(tx.error); };
+      });
+    });
+  }
+
+  function all() {
+    return run("readonly", function (store) { return store.getAll(); }).then(function (rows) {
+      return (rows || []).sort(function (a, b) { return a.seq - b.seq; });
+    });
+  }
+  function put(entry) { return run("readwrite", function (store) { return store.put(entry); }); }
+  function drop(key) { return run("readwrite", function (store) { return store.delete(key); }); }
+
+  // The entries of a game the phone's copy builds on: those waiting, up to a refused one.
+  function chain(entries, game) {
+    var out = [];
+    for (var i = 0; i < entries.length; i += 1) {
+      if (entries[i].game !== game) continue;
+      if (entries[i].state !== "waiting") break;
+      out.push(entries[i]);
+    }
+    return out;
+  }
+
+  // --- a form, as it is sent ---------------------------------------------------------------
+  function fieldsOf(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var fields = [];
+    data.forEach(function (value, name) {
+      if (typeof value === "string") fields.push([name, value]);
+    });
+    return fields;
+  }
+
+  function pathOf(form) {
+    return new URL(form.getAttribute("action") || location.href, location.href).pathname;
+  }
+
+  function numberOf(fields) {
+    for (var i = 0; i < fields.length; i += 1) if (fields[i][0] === "number") return Number(fields[i][1]) || null;
+    return null;
+  }
+
+  function keyOf(fields) {
+    for (var i = 0; i < fields.length; i += 1) if (fields[i][0] === "idempotency_key") return fields[i][1];
+    return null;
+  }
+
+  function keep(entry) {
+    return put(entry).then(function () {
+      if ("serviceWorker" in navigator && "SyncManager" in window) {
+        navigator.serviceWorker.ready.then(function (reg) { return reg.sync.register("potdevin-send"); }).catch(function () {});
+      }
+    });
+  }
+
+  // --- the game on the phone: the project's pages in a worker ------------------------------
+  function phoneCopy() {
+    if (window.potdevinPhoneCopy) return window.potdevinPhoneCopy;
+    var worker = new Worker(
+      "/static/js/app-worker.js?manifest=" + encodeURIComponent(ENGINE_MANIFEST) +
+        "&snapshot=" + encodeURIComponent(GAME + "offline.json"),
+      { type: "module" }
+    );
+    var waiting = new Map();
+    var next = 1;
+    var ready = new Promise(function (resolve, reject) {
+      worker.addEventListener("message", function (event) {
+        var data = event.data || {};
+        if (data.type === "ready") resolve(data.timings);
+        else if (data.type === "failed") reject(new Error(data.failure));
+        else if (waiting.has(data.id)) { waiting.get(data.id)(data); waiting.delete(data.id); }
+      });
+    });
+    function ask(method, path, body) {
+      return ready.then(function () {
+        return new Promise(function (resolve) {
+          var id = next++;
+          waiting.set(id, resolve);
+          worker.postMessage({ id: id, method: method, path: path, body: body || "", language: document.documentElement.lang });
+        });
+      });
+    }
+    // The copy is the game as last seen online: the entries kept on the phone go in first.
+    var caughtUp = ready.then(all).then(function (entries) {
+      return chain(entries, GAME).reduce(function (done, entry) {
+        return done.then(function () { return ask("POST", entry.url, new URLSearchParams(entry.fields).toString()); });
+      }, Promise.resolve());
+    });
+    window.potdevinPhoneCopy = { ask: function (method, path, body) {
+      return caughtUp.then(function () { return ask(method, path, body); });
+    } };
+    return window.potdevinPhoneCopy;
+  }
+
+  // The page the phone's copy answered, shown as the server's would be (its scripts run again).
+  function show_page(html) {
+    document.open();
+    document.write(html);
+    document.close();
+  }
+
+  function busy(on) {
+    var note = document.getElementById("offline-busy");
+    if (note) note.hidden = !on;
+  }
+
+  function answeredOffline(form, submitter) {
+    var fields = fieldsOf(form, submitter);
+    var path = pathOf(form);
+    var key = keyOf(fields);
+    busy(true);
+    return phoneCopy().ask("POST", path, new URLSearchParams(fields).toString()).then(function (answer) {
+      busy(false);
+      if (answer.failure) throw new Error(answer.failure);
+      var doc = new DOMParser().parseFromString(answer.html, "text/html");
+      var saved = doc.querySelector(".messages .success");
+      var stored = answer.location && answer.status === 200 && saved &&
+        !doc.querySelector(".messages .warning, .messages .error");
+      var kept = stored && key ? keep({
+        key: key,
+        url: path,
+        game: GAME,
+        number: numberOf(fields),
+        fields: fields,
+        label: saved.textContent.trim(),
+        savedAt: new Date().toISOString(),
+        seq: Date.now() + Math.random(),
+        state: "waiting",
+        refusal: "",
+      }) : Promise.resolve();
+      return kept.then(function () {
+        if (answer.location) history.replaceState(null, "", answer.location);
+        window.potdevinShown = location.href;
+        show_page(answer.html);
+      });
+    });
+  }
+
+  function keptAsItIs(form, submitter) {
+    var fields = fieldsOf(form, submitter);
+    var heading = form.querySelector("h2, legend");
+    var entry = {
+      key: keyOf(fields),
+      url: pathOf(form),
+      game: location.pathname,
+      fields: fields,
+      label: (heading && heading.textContent.trim()) || document.title,
+      savedAt: new Date().toISOString(),
+      seq: Date.now() + Math.random(),
+      state: "waiting",
+      refusal: "",
+    };
+    return keep(entry).then(function () {
+      form.reset();
+      announce(interpolate(gettext("Saved on this phone, not sent yet: %(entry)s."), { entry: entry.label }, true));
+      show();
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || navigator.onLine) return;
+    if (!form.querySelector("input[name=idempotency_key]")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var submitter = event.submitter || null;
+    if (GAME && pathOf(form).indexOf(GAME) === 0 && window.Worker) {
+      answeredOffline(form, submitter).catch(function () {
+        busy(false);
+        announce(gettext("This needs the connection: try again when it is back."));
+      });
+    } else {
+      keptAsItIs(form, submitter);
+    }
+  }, true);
+
+  // Online: keep what the game's page needs offline (the copy and the app's pages, cached by
+  // the service worker); offline with entries kept: the game as the phone has it.
+  function prepare() {
+    if (!GAME || !document.querySelector("form input[name=idempotency_key]")) return;
+    if (navigator.onLine) {
+      fetch(GAME + "offline.json", { credentials: "same-origin" }).then(function (response) {
+        return response.ok ? response.json() : null;
+      }).then(function (snapshot) {
+        if (snapshot && snapshot.app) return fetch(snapshot.app);
+      }).catch(function () {});
+      return;
+    }
+    all().then(function (entries) {
+      if (!chain(entries, GAME).length || window.potdevinShown === location.href) return;
+      busy(true);
+      return phoneCopy().ask("GET", GAME).then(function (answer) {
+        busy(false);
+        if (answer.failure || answer.status !== 200) return;
+        window.potdevinShown = location.href;
+        show_page(answer.html);
+      });
+    }).catch(function () { busy(false); });
+  }
+
+  // --- sending -----------------------------------------------------------------------------
+  function refusalOf(doc) {
+    var found = doc.querySelector(".error-summary li, .errorlist li, .messages .error, .messages .warning");
+    return found ? found.textContent.trim() : gettext("The server refused this entry.");
+  }
+
+  // The server's CSRF token, from one of its pages (the kept fields may hold the phone's).
+  function serverToken(path) {
+    return fetch(path, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      return response.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var input = doc.querySelector("input[name=csrfmiddlewaretoken]");
+        return input ? input.value : null;
+      });
+    });
+  }
+
+  function sendOne(entry, token) {
+    var fields = entry.fields.map(function (f) {
+      return f[0] === "csrfmiddlewaretoken" && token ? [f[0], token] : f;
+    });
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, SEND_TIMEOUT_MS);
+    return fetch(entry.url, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      credentials: "same-origin",
+      signal: controller.signal,
+    }).then(function (response) {
+      clearTimeout(timer);
+      if (response.status >= 500) return "offline";
+      return response.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var refused = !response.ok || !response.redirected ||
+          doc.querySelector(".messages .warning, .messages .error");
+        if (!refused) return "sent";
+        entry.state = "refused";
+        entry.refusal = refusalOf(doc);
+        return put(entry).then(function () { return "refused"; });
+      });
+    }, function () {
+      clearTimeout(timer);
+      return "offline";
+    });
+  }
+
+  function sendAll() {
+    if (sending || !navigator.onLine || !window.indexedDB) return Promise.resolve();
+    sending = true;
+    var sent = 0;
+    return all().then(function (entries) {
+      var waiting = entries.filter(function (e) { return e.state === "waiting"; });
+      if (!waiting.length) return null;
+      return serverToken(waiting[0].game || "/").then(function (token) {
+        var blocked = {};  // a game with a refused entry: the ones behind it wait for the person
+        return entries.reduce(function (done, entry) {
+          return done.then(function (state) {
+            if (state === "offline") return "offline";
+            if (entry.state === "refused" || blocked[entry.game]) {
+              blocked[entry.game] = true;
+              return "go";
+            }
+            return sendOne(entry, token).then(function (result) {
+              if (result === "sent") { sent += 1; return drop(entry.key).then(function () { return "go"; }); }
+              if (result === "refused") blocked[entry.game] = true;
+              return result;
+            });
+          });
+        }, Promise.resolve("go"));
+      });
+    }).catch(function () { return "offline"; }).then(function () {
+      sending = false;
+      if (sent && location.pathname.indexOf("/games/") === 0) {
+        location.reload();
+        return;
+      }
+      show();
+    });
+  }
+
+  // --- what the person sees ----------------------------------------------------------------
+  // When the phone went offline, kept across reloads of this tab.
+  function offlineSince() {
+    var since = sessionStorage.getItem("potdevin-offline-since");
+    if (!since) {
+      since = new Date().toISOString();
+      sessionStorage.setItem("potdevin-offline-since", since);
+    }
+    return new Date(since);
+  }
+
+  function announce(text) {
+    var region = document.getElementById("offline-announce");
+    if (region) region.textContent = text;
+  }
+
+  function show() {
+    var banner = document.getElementById("offline-banner");
+    if (!banner || !window.indexedDB) return Promise.resolve();
+    return all().then(function (entries) {
+      var waiting = entries.filter(function (e) { return e.state === "waiting"; }).length;
+      var words = [];
+      if (!navigator.onLine) {
+        var since = offlineSince().toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+        words.push(interpolate(gettext("Offline since %(time)s."), { time: since }, true));
+      }
+      if (waiting) {
+        words.push(interpolate(ngettext("%(count)s entry waits to be sent.", "%(count)s entries wait to be sent.", waiting), { count: waiting }, true));
+      }
+      banner.querySelector(".offline-text").textContent = words.join(" ");
+      banner.querySelector("#send-now").hidden = !waiting || !navigator.onLine;
+      banner.hidden = !words.length;
+      showPending(entries.filter(function (e) { return e.game === location.pathname; }));
+    }).catch(function () {});
+  }
+
+  function button(text, onClick) {
+    var made = document.createElement("button");
+    made.type = "button";
+    made.className = "link";
+    made.textContent = text;
+    made.addEventListener("click", onClick);
+    return made;
+  }
+
+  // Another phone saved this entry's number first: the person keeps this one instead. The
+  // other's entry is undone (as "Undo" would, naming it; refused if more came after it), and
+  // this one sent again.
+  function instead(entry) {
+    serverToken(entry.game).then(function (token) {
+      var body = new URLSearchParams([
+        ["csrfmiddlewaretoken", token || ""], ["number", String(entry.number)], ["confirmed", "yes"],
+      ]);
+      return fetch(entry.game + "rounds/undo/", { method: "POST", body: body, credentials: "same-origin" });
+    }).then(function (response) {
+      return response.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        if (!response.ok || doc.querySelector(".messages .warning, .messages .error")) {
+          entry.refusal = refusalOf(doc);
+          return put(entry);
+        }
+        entry.state = "waiting";
+        entry.refusal = "";
+        return put(entry).then(sendAll);
+      });
+    }).then(show, show);
+  }
+
+  function showPending(entries) {
+    var main = document.getElementById("main");
+    var section = document.getElementById("pending");
+    if (!entries.length) { if (section) section.remove(); return; }
+    if (!section) {
+      section = document.createElement("section");
+      section.id = "pending";
+      section.className = "callout";
+      section.setAttribute("aria-labelledby", "h-pending");
+      var heading = document.createElement("h2");
+      heading.id = "h-pending";
+      heading.textContent = gettext("Saved on this phone, not sent yet");
+      section.appendChild(heading);
+      section.appendChild(document.createElement("ul"));
+      main.insertBefore(section, main.firstChild);
+    }
+    var list = section.querySelector("ul");
+    list.textContent = "";
+    entries.forEach(function (entry) {
+      var item = document.createElement("li");
+      var what = document.createElement("span");
+      what.textContent = entry.label;
+      item.appendChild(what);
+      if (entry.state === "refused") {
+        var why = document.createElement("p");
+        why.className = "error";
+        why.textContent = interpolate(gettext("Not saved: %(reason)s"), { reason: entry.refusal }, true);
+        item.appendChild(why);
+        item.appendChild(button(gettext("Keep the other: drop this one"), function () {
+          drop(entry.key).then(function () { return sendAll(); }).then(function () {
+            // The game as the server has it, kept for the next time offline.
+            if (GAME && navigator.onLine) location.reload();
+            else show();
+          });
+        }));
+        if (entry.number) {
+          item.appendChild(button(gettext("Keep this one instead"), function () {
+            instead(entry);
+          }));
+        }
+      }
+      list.appendChild(item);
+    });
+  }
+
+  var sendNow = document.getElementById("send-now");
+  if (sendNow) sendNow.addEventListener("click", function () { sendAll(); });
+  window.addEventListener("online", function () {
+    sessionStorage.removeItem("potdevin-offline-since");
+    show();
+    sendAll();
+  });
+  window.addEventListener("offline", function () {
+    show();
+    if (GAME && window.Worker && document.querySelector("form input[name=idempotency_key]")) phoneCopy();
+  });
+  if (window.indexedDB) {
+    show();
+    prepare();
+    sendAll();
+  }
+})();

@@ -1,0 +1,1 @@
+"""Tools beside the service (not part of it): ``python -m tools.<name>``."""
