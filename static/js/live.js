@@ -97,6 +97,8 @@
       }
     }
     say(words);
+    // For what keeps the game on the phone (static/js/offline.js): the game changed.
+    document.dispatchEvent(new CustomEvent("potdevin:game-changed"));
   }
 
   // ``part`` replaced by ``theirs`` (parts are never nested): open folds stay open, and the

@@ -26,7 +26,7 @@
   var SEND_TIMEOUT_MS = 15000;
   var ENGINE_MANIFEST = "/engine/manifest.json";
   var GAME = /^\/games\/\d+\/$/.test(location.pathname) ? location.pathname : null;
-  var sending = false;
+  var sending = null;  // the sending in flight, if any
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
@@ -65,6 +65,9 @@
   }
   function put(entry) { return run("readwrite", function (store) { return store.put(entry); }); }
   function drop(key) { return run("readwrite", function (store) { return store.delete(key); }); }
+  function exists(key) {
+    return run("readonly", function (store) { return store.count(key); }).then(function (n) { return n > 0; });
+  }
 
   // The entries of a game the phone's copy builds on: those waiting, up to a refused one.
   function chain(entries, game) {
@@ -291,9 +294,12 @@
         var refused = !response.ok || !response.redirected ||
           doc.querySelector(".messages .warning, .messages .error");
         if (!refused) return "sent";
-        entry.state = "refused";
-        entry.refusal = refusalOf(doc);
-        return put(entry).then(function () { return "refused"; });
+        return exists(entry.key).then(function (still) {
+          if (!still) return "refused";  // dropped by the person meanwhile: never kept again
+          entry.state = "refused";
+          entry.refusal = refusalOf(doc);
+          return put(entry).then(function () { return "refused"; });
+        });
       });
     }, function () {
       clearTimeout(timer);
@@ -302,8 +308,13 @@
   }
 
   function sendAll() {
-    if (sending || !navigator.onLine || !window.indexedDB) return Promise.resolve();
-    sending = true;
+    if (sending) return sending;
+    if (!navigator.onLine || !window.indexedDB) return Promise.resolve();
+    sending = sendEach();
+    return sending;
+  }
+
+  function sendEach() {
     var sent = 0;
     return all().then(function (entries) {
       var waiting = entries.filter(function (e) { return e.state === "waiting"; });
@@ -326,7 +337,7 @@
         }, Promise.resolve("go"));
       });
     }).catch(function () { return "offline"; }).then(function () {
-      sending = false;
+      sending = null;
       if (sent && location.pathname.indexOf("/games/") === 0) {
         location.reload();
         return;
@@ -432,7 +443,7 @@
         why.textContent = interpolate(gettext("Not saved: %(reason)s"), { reason: entry.refusal }, true);
         item.appendChild(why);
         item.appendChild(button(gettext("Keep the other: drop this one"), function () {
-          drop(entry.key).then(function () { return sendAll(); }).then(function () {
+          drop(entry.key).then(function () { return sending; }).then(sendAll).then(function () {
             // The game as the server has it, kept for the next time offline.
             if (GAME && navigator.onLine) location.reload();
             else show();
@@ -447,6 +458,14 @@
       list.appendChild(item);
     });
   }
+
+  // The game changed on another phone (static/js/live.js): what is kept for offline follows,
+  // so that an entry made offline next builds on the game as it is now.
+  document.addEventListener("potdevin:game-changed", function () {
+    if (!GAME || !navigator.onLine) return;
+    prepare();
+    if (window.caches) caches.open("pages").then(function (cache) { return cache.add(GAME); }).catch(function () {});
+  });
 
   var sendNow = document.getElementById("send-now");
   if (sendNow) sendNow.addEventListener("click", function () { sendAll(); });
