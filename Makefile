@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help venv pyodide run serve migrate test check lint format messages bench bench-scale loadtest browser clean
+.PHONY: help venv pyodide run serve migrate test check measure lint format messages bench bench-scale loadtest browser clean
 
 help: ## Show this help
 	@echo "potdevin make targets:"
@@ -113,7 +113,12 @@ test: lint ## Lint, then every test on every core (and the engine's tests again 
 
 # The schema fuzzing module is slow to collect (it builds its cases then): left out whole.
 check: venv ## The inner loop: the tests neither slow nor in a browser, on every core
-	$(TEST_ENV) $(PYTEST) -q -m "not slow and not browser" --ignore tests/api/test_api_schemathesis.py
+	$(TEST_ENV) $(PYTEST) -q -m "not slow and not browser and not measure" --ignore tests/api/test_api_schemathesis.py
+
+# Times for the record, not checks: the offline downloads and first answers with the page's CPU
+# slowed 4 times (written to artifacts/).
+measure: venv ## Measure the offline engine's and pages' first answers with a slowed CPU
+	$(TEST_ENV) $(BIN)/pytest -q -m measure tests/browser
 
 # The web scorepad's browser tests drive Debian's Chromium (Playwright's own browser download is
 # not used). Needs root, as in CI; does nothing when Chromium is already there.

@@ -344,7 +344,7 @@ def test_a_page_that_asks_nothing_loads_nothing(page: Any, live_server: Any) -> 
         later.close()
 
 
-@pytest.mark.slow
+@pytest.mark.measure
 def test_the_first_check_with_the_cpu_slowed_4_times(
     chromium_once: Any, live_server: Any, skip_or_fail: Callable[[str], None]
 ) -> None:

@@ -164,7 +164,7 @@ def test_the_worker_renders_reviews_refuses_and_saves_as_the_server(
     _record("chromium", {"ready": timings, "requests": times})
 
 
-@pytest.mark.slow
+@pytest.mark.measure
 def test_the_worker_loads_with_the_page_cpu_slowed_4_times(live_server: Any, browser: Any) -> None:
     game = _game()
     page = browser.new_page()
