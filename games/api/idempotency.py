@@ -47,8 +47,9 @@ HEADER = "HTTP_IDEMPOTENCY_KEY"
 FIELD = "idempotency_key"
 REPLAYED = "Idempotent-Replayed"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# Visible ASCII, as the draft's sf-string allows, and a length the column holds.
-KEY = re.compile(r"[\x20-\x7e]{1,255}")
+# Visible ASCII without spaces (a header's value loses its outer spaces on the way), and a
+# length the column holds.
+KEY = re.compile(r"[\x21-\x7e]{1,255}")
 # Fields a page's form sends that are not the entry: the CSRF token changes with each render.
 NOT_THE_REQUEST = frozenset({"csrfmiddlewaretoken", FIELD})
 # Answers that may change by themselves: never kept.
@@ -63,13 +64,19 @@ IDEMPOTENCY_KEY_PARAMETER = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7e]+$"},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x21-\\x7e]+$"},
     "description": (
         "Makes the write exactly once: sent again with the same key and body, it is answered "
         "with the first answer (Idempotent-Replayed: true) and writes nothing; with another "
         "body, 422 idempotency_key_reused; while the first is being answered, 409 "
         "idempotency_key_in_use. Keys are the user's own, kept 30 days."
     ),
+}
+
+
+ERROR_RESPONSE = {
+    "description": "",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
 
 
@@ -81,6 +88,9 @@ def document_idempotency_key(result: dict[str, Any], **kwargs: Any) -> dict[str,
                 parameters = operation.setdefault("parameters", [])
                 if not any(p.get("name") == "Idempotency-Key" for p in parameters):
                     parameters.append(dict(IDEMPOTENCY_KEY_PARAMETER))
+                responses = operation.setdefault("responses", {})
+                for status in ("400", "409", "422"):  # a malformed key, in use, reused
+                    responses.setdefault(status, dict(ERROR_RESPONSE))
     return result
 
 
@@ -115,7 +125,9 @@ def _fingerprint(request: HttpRequest) -> str:
         fields = parse_qsl(request.body.decode("latin-1"), keep_blank_values=True)
         for name, value in fields:
             if name not in NOT_THE_REQUEST:
-                digest.update(f"{len(name)}:{name}={len(value)}:{value}\n".encode("latin-1"))
+                digest.update(
+                    f"{len(name)}:{name}={len(value)}:{value}\n".encode("utf-8", "replace")
+                )
     elif _is_upload(request):  # never read whole into memory
         for name, values in sorted(request.POST.lists()):
             if name not in NOT_THE_REQUEST:
@@ -214,7 +226,7 @@ class IdempotencyMiddleware:
         if key == "":
             return _refused(
                 "idempotency_key_invalid",
-                _("The Idempotency-Key must be 1 to 255 visible ASCII characters."),
+                _("The Idempotency-Key must be 1 to 255 visible ASCII characters, without spaces."),
                 400,
             )
         user = _user(request)
