@@ -77,6 +77,33 @@ def browser(
 
 
 @pytest.fixture
+def phone_profile(
+    skip_or_fail: Callable[[str], None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[Callable[..., Any]]:
+    """Opens Chromium on one phone's profile, at phone size: a context closed and opened again
+    keeps what the phone kept (its service worker, its caches, IndexedDB), as a browser closed
+    and started again does. Takes a browser language (``locale``) and other context options
+    (``offline``); the service worker runs."""
+    with _playwright(skip_or_fail, monkeypatch) as pw:
+
+        def context(locale: str = "it-IT", **options: Any) -> Any:
+            opened = pw.chromium.launch_persistent_context(
+                str(tmp_path / "phone"),
+                executable_path=CHROMIUM,
+                headless=True,
+                args=CHROMIUM_ARGS,
+                viewport=PHONE,
+                locale=locale,
+                service_workers="allow",
+                **options,
+            )
+            opened.set_default_timeout(15_000)
+            return opened
+
+        yield context
+
+
+@pytest.fixture
 def chromium(
     skip_or_fail: Callable[[str], None], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Callable[..., Any]]:

@@ -3,8 +3,10 @@ and the project's pages on the phone, static/js/app-worker.js), in headless Chro
 size, for each game: a game page opened before opens again offline under a banner saying so;
 entries are made offline exactly as online (the same steps, Review and Save, checked by the
 same engine), each building on the one before; they are kept on the phone through a reload and
-a new tab, listed as "saved on this phone, not sent yet", and sent once each when the network
-is back; the game then equals the engine's replay of its log.
+the browser closed and started again, listed as "saved on this phone, not sent yet", stay there
+while the server is down (refused connections, a proxy's 502), and are sent once each when it
+is back; the game then equals the engine's replay of its log. Each game is played in another of
+the three languages.
 
 The games are simulated (their seeds below); ``POTDEVIN_OFFLINE_GAMES=10`` plays ten of each
 instead of one (with the network cut at a different entry in each)."""
@@ -27,11 +29,44 @@ from scoring.engine.complots.simulate import simulate as complots_simulate
 from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from tests.accounts import first_club, make_user
 from tests.browser.pages import sign_in
-from tests.browser.test_browser import confirm as potdevin_confirm
 from tests.browser.test_browser_bruges import enter_bruges_round
 from tests.browser.test_browser_complots import enter_turn
 
-PENDING = "Saved on this phone, not sent yet"
+# What the pages say, in each language the tests use (their catalogues, read by hand):
+# the banner, the pending list's heading, and the notice of a saved entry by game.
+WORDS: dict[str, dict[str, Any]] = {
+    "en-GB": {
+        "offline": "Offline since",
+        "pending": "Saved on this phone, not sent yet",
+        "waiting": ("1 entry waits to be sent.", "{n} entries wait to be sent."),
+        "saved": {
+            "pot-de-vin": "Round {n} saved",
+            "complots": "Turn {n} saved",
+            "bruges": "Round {n} saved",
+        },
+    },
+    "it-IT": {
+        "offline": "Offline dalle",
+        "pending": "Salvato su questo telefono, non ancora inviato",
+        "waiting": ("1 voce attende di essere inviata.", "{n} voci attendono di essere inviate."),
+        "saved": {
+            "pot-de-vin": "Round {n} salvato",
+            "complots": "Turno {n} salvato",
+            "bruges": "Turno {n} salvato",
+        },
+    },
+    "pt-BR": {
+        "offline": "Offline desde",
+        "pending": "Salvo neste celular, ainda não enviado",
+        "waiting": ("1 registro aguarda envio.", "{n} registros aguardam envio."),
+        "saved": {
+            "pot-de-vin": "Rodada {n} salva",
+            "complots": "Turno {n} salvo",
+            "bruges": "Rodada {n} salva",
+        },
+    },
+}
+LANGUAGES = list(WORDS)
 # The phone's own copy of the pages starts once per page (Pyodide, Django, the game): seconds.
 FIRST_ANSWER_MS = 90_000
 GAMES_EACH = int(os.environ.get("POTDEVIN_OFFLINE_GAMES", "1"))
@@ -68,11 +103,14 @@ def enter_potdevin(page: Any, log: dict[str, Any], number: int) -> None:
         page.click(f'label[for="play{i}-{choice}"]')
     with page.expect_navigation():
         page.click("#save-round")
-    potdevin_confirm(page, number)
+    page.wait_for_selector("#entry-review")  # the review, in any language; Save focused
+    page.wait_for_function("document.activeElement.id === 'review-save'", timeout=3000)
+    with page.expect_navigation():
+        page.click("#review-save")
 
 
 def enter_complots(page: Any, log: dict[str, Any], number: int) -> None:
-    enter_turn(page, log["turns"][number - 1], number)
+    enter_turn(page, log["turns"][number - 1], number, read=lambda *_: None)
 
 
 def enter_bruges(page: Any, log: dict[str, Any], number: int) -> None:
@@ -122,29 +160,40 @@ def bruges_game(user: Any, seed: int) -> tuple[Game, dict[str, Any]]:
 
 Game_ = Callable[[Any, int], tuple[Game, dict[str, Any]]]
 Enter = Callable[[Any, dict[str, Any], int], None]
-GAMES: list[tuple[str, Game_, Enter, str, str]] = [
-    ("pot-de-vin", potdevin_game, enter_potdevin, "rounds", "Round"),
-    ("complots", complots_game, enter_complots, "turns", "Turn"),
-    ("bruges", bruges_game, enter_bruges, "rounds", "Round"),
+GAMES: list[tuple[str, Game_, Enter, str]] = [
+    ("pot-de-vin", potdevin_game, enter_potdevin, "rounds"),
+    ("complots", complots_game, enter_complots, "turns"),
+    ("bruges", bruges_game, enter_bruges, "rounds"),
 ]
 FIRST_SEED = {"pot-de-vin": 101, "complots": 101, "bruges": 62}
 # The Bruges rounds the page helper of test_browser_bruges can tap through (the others hold
 # effects it does not enter): the first two of its seed.
 CLICKABLE = {"bruges": 2}
-SEEDS = {name: [FIRST_SEED[name] + i for i in range(GAMES_EACH)] for name, *_ in GAMES}
-CASES = [(spec, seed) for spec in GAMES for seed in SEEDS[spec[0]]]
+# Each game in another language, and each language in turn over a game's seeds.
+CASES = [
+    (spec, FIRST_SEED[spec[0]] + i, LANGUAGES[(k + i) % len(LANGUAGES)])
+    for k, spec in enumerate(GAMES)
+    for i in range(GAMES_EACH)
+]
 
 
 def stored(game: Game) -> list[Any]:
     return list(Round.objects.filter(game=game).order_by("number").values_list("data", flat=True))
 
 
-@pytest.mark.parametrize(("spec", "seed"), CASES, ids=[f"{s[0]}-{seed}" for s, seed in CASES])
+@pytest.mark.parametrize(
+    ("spec", "seed", "language"), CASES, ids=[f"{s[0]}-{seed}-{lang}" for s, seed, lang in CASES]
+)
 @pytest.mark.django_db(transaction=True)
 def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
-    live_server: Any, chromium: Any, spec: tuple[str, Game_, Enter, str, str], seed: int
+    live_server: Any,
+    phone_profile: Any,
+    spec: tuple[str, Game_, Enter, str],
+    seed: int,
+    language: str,
 ) -> None:
-    name, make, enter, entries_key, word = spec
+    name, make, enter, entries_key = spec
+    words = WORDS[language]
     user = make_user("alice")
     game, log = make(user, seed)
     total = min(len(log[entries_key]), CLICKABLE.get(name, 99))
@@ -152,7 +201,7 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
     # the game is shorter); the seed says where.
     online = random.Random(seed).randint(1, max(1, min(3, total - 3)))
     offline = max(1, min(3, total - online))
-    context = chromium("en-GB", service_workers="allow")
+    context = phone_profile(language)
     page = context.new_page()
     base = live_server.url
     sign_in(page, base, "alice")
@@ -168,33 +217,55 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
     context.set_offline(True)
     page.reload()  # opens offline, as last seen
     page.wait_for_selector("#offline-banner:not([hidden])")
-    assert "Offline since" in page.inner_text("#offline-banner")
+    assert words["offline"] in page.inner_text("#offline-banner")
     phone = OfflinePage(page)
     for number in range(online + 1, online + offline + 1):
         enter(phone, log, number)
-        assert f"{word} {number} saved" in page.inner_text(".messages"), page.inner_text("main")
-        assert page.inner_text("#h-pending") == PENDING
-    waiting = "1 entry waits" if offline == 1 else f"{offline} entries wait"
-    assert f"{waiting} to be sent." in page.inner_text("#offline-banner")
+        saved = words["saved"][name].format(n=number)
+        assert saved in page.inner_text(".messages"), page.inner_text("main")
+        assert page.inner_text("#h-pending") == words["pending"]
+    one, many = words["waiting"]
+    assert (one if offline == 1 else many.format(n=offline)) in page.inner_text("#offline-banner")
     assert page.locator("#pending li").count() == offline
     assert len(stored(game)) == online
-    # Kept on the phone: a reload, then a new tab, both offline, the game as the phone has it.
-    after = f"{word} {online + offline}"
+
+    # Kept on the phone: a reload, then the browser closed and started again, still offline.
     page.reload()
     page.wait_for_selector("#pending li")
-    page.close()
-    page = context.new_page()
+    context.close()
+    context = phone_profile(language, offline=True)
+    page = context.pages[0] if context.pages else context.new_page()
     page.goto(url)
     page.wait_for_function(
-        "text => document.querySelector('#history, main').innerText.includes(text)",
-        arg=after,
-        timeout=FIRST_ANSWER_MS,
+        f"document.querySelectorAll('#pending li').length === {offline}", timeout=FIRST_ANSWER_MS
     )
-    assert page.locator("#pending li").count() == offline
+    page.wait_for_selector("#offline-banner:not([hidden])")
 
-    # The network is back: each sent once, in order; the page shows the game as stored.
-    with page.expect_navigation(timeout=60_000):
+    # The network is back but the server is down: refused connections, then a proxy's 502 to
+    # each write. Both mean "still offline": every entry stays on the phone, none is refused.
+    def server_down(route: Any) -> None:
+        route.abort("connectionrefused")
+
+    def proxy_error(route: Any) -> None:
+        if route.request.method == "POST":
+            route.fulfill(status=502, body="Bad Gateway")
+        else:
+            route.abort("connectionrefused")
+
+    for answer in (server_down, proxy_error):
+        context.route("**/*", answer)
         context.set_offline(False)
+        page.wait_for_selector("#send-now:not([hidden])")
+        page.click("#send-now")
+        page.wait_for_timeout(1000)
+        assert page.locator("#pending li").count() == offline
+        assert not page.locator("#pending p.error").count(), page.inner_text("#pending")
+        assert len(stored(game)) == online
+        context.unroute("**/*", answer)
+
+    # The server is back: each entry sent once, in order; the page shows the game as stored.
+    with page.expect_navigation(timeout=60_000):
+        page.click("#send-now")
     page.wait_for_selector("#pending", state="detached")
     done = online + offline
     assert len(stored(game)) == done
