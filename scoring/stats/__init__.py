@@ -16,8 +16,9 @@ What a game contributes besides the generic figures comes from the engine regist
 game's plugin (``scoring.stats.games``); nothing here names a game.
 
 Modules: ``games`` (per game type: what is read and shown), ``facts`` (results to
-``PlayerGame`` rows), ``aggregates`` (``PlayerStats``), ``head_to_head``, ``ratings``,
-``refresh`` (the hook, the re-score follow-up, the full rebuild), ``db`` (locks, bulk writes).
+``PlayerGame`` rows), ``aggregates`` (``PlayerStats``), ``head_to_head``, ``ratings`` (the
+series), ``plackett_luce`` (openskill's update on plain pairs), ``refresh`` (the hook, the
+re-score follow-up, the full rebuild), ``db`` (locks, bulk writes).
 """
 
 from scoring.stats.aggregates import player_stats_refresh

@@ -1,10 +1,10 @@
-"""Skill ratings: openskill's Plackett-Luce model over the finished games of each game type in
-date order, one independent series per game type (a Pot de Vin rating says nothing of one's
-Complots), and per named game for the games without an engine here (``stats_key``). Players of
-different clubs never meet, so each club's series is apart: a change is followed in its clubs
-only. Recomputed from the earliest changed date once a change commits: in Celery tasks that
-take the changes pending (``RatingsPending``), or in process when
-``settings.POTDEVIN_RATINGS_SYNC`` is on."""
+"""Skill ratings: openskill's Plackett-Luce model (computed by ``plackett_luce``, to the same
+numbers) over the finished games of each game type in date order, one independent series per
+game type (a Pot de Vin rating says nothing of one's Complots), and per named game for the
+games without an engine here (``stats_key``). Players of different clubs never meet, so each
+club's series is apart: a change is followed in its clubs only. Recomputed from the earliest
+changed date once a change commits: in Celery tasks that take the changes pending
+(``RatingsPending``), or in process when ``settings.POTDEVIN_RATINGS_SYNC`` is on."""
 
 from __future__ import annotations
 
@@ -13,18 +13,19 @@ import logging
 import threading
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
-from openskill.models import PlackettLuce
 
 from games.records.bulk import update_rows
 from games.records.models import Player
 from scoring.models import PlayerGame, Rating, RatingHistory, RatingsPending
 from scoring.stats.db import BATCH, RATINGS_LOCK_KEY, chunks, clubs_lock, delete, insert
+from scoring.stats.plackett_luce import MU, SIGMA, rate
 
 logger = logging.getLogger(__name__)
 
@@ -142,23 +143,20 @@ def take_pending(
     return rows
 
 
-def _rating_model() -> PlackettLuce:
-    return PlackettLuce()
-
-
 def _ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-Rated = dict[int, tuple[Any, int]]  # player: (openskill rating, rated games)
+Skill = tuple[float, float]  # (mu, sigma)
+Rated = tuple[dict[int, Skill], dict[int, int]]  # by player: (mu, sigma), rated games
+_NEW: Skill = (MU, SIGMA)
 
 
-def _start_ratings(
-    model: PlackettLuce, game_type: str, since: datetime.date, player_ids: Sequence[int]
-) -> Rated:
+def _start_ratings(game_type: str, since: datetime.date, player_ids: Sequence[int]) -> Rated:
     """Each player's rating and rated games of ``game_type`` after their last
     ``RatingHistory`` row before ``since``."""
-    start: Rated = {}
+    ratings: dict[int, Skill] = {}
+    games: dict[int, int] = {}
     history = RatingHistory.objects.filter(game_type=game_type, played_on__lt=since)
     for chunk in chunks(player_ids):
         counts = dict(
@@ -183,8 +181,9 @@ def _start_ratings(
         for pid, mu, sigma in RatingHistory.objects.filter(pk__in=last_ids).values_list(
             "player_id", "mu", "sigma"
         ):
-            start[pid] = (model.rating(mu=mu, sigma=sigma), counts[pid])
-    return start
+            ratings[pid] = (mu, sigma)
+            games[pid] = counts[pid]
+    return ratings, games
 
 
 def _games_since(
@@ -211,61 +210,62 @@ def _games_since(
 
 
 def _rate_games(
-    model: PlackettLuce, state: Rated, game_type: str, since: datetime.date | None, clubs: Clubs
+    state: Rated, game_type: str, since: datetime.date | None, clubs: Clubs
 ) -> Iterator[list[tuple[Any, ...]]]:
     """Rate the games of ``game_type`` from ``since`` in order, updating ``state``; yields each
     game's ``RatingHistory`` rows (HISTORY_FIELDS). A unit is a player, or a team: the engine's
     ranks, ties included, are openskill's. A game of one unit ranks nobody against anybody (a
     cooperative game, where the players win or lose together, rules O5; a solo game): it is
     not rated."""
+    ratings, games = state
     for game_id, played_on, seats in _games_since(game_type, since, clubs):
-        units: dict[Any, list[int]] = {}
-        unit_rank: dict[Any, int] = {}
+        units: dict[int, list[int]] = {}
+        unit_rank: dict[int, int] = {}
         for player_id, team, rank in seats:
-            key = ("team", team) if team is not None else ("player", player_id)
-            units.setdefault(key, []).append(player_id)
+            # A team by its index (0 and up), a player alone by their id negated (below 0).
+            key = team if team is not None else -player_id
+            if key in units:
+                units[key].append(player_id)
+            else:
+                units[key] = [player_id]
             unit_rank[key] = rank
         if len(units) < 2:
             continue
-        for members in units.values():
-            for p in members:
-                if p not in state:  # a first game: a rating object of its own (rate() tells
-                    state[p] = (model.rating(), 0)  # the players apart by their ids)
-        teams = [[state[p][0] for p in members] for members in units.values()]
-        result = model.rate(teams, ranks=[unit_rank[k] for k in units])
+        members = list(units.values())
+        result = rate(
+            [[ratings.get(p, _NEW) for p in unit] for unit in members], list(unit_rank.values())
+        )
         rows = []
-        for members, rated in zip(units.values(), result, strict=True):
-            for player_id, r in zip(members, rated, strict=True):
-                state[player_id] = (r, state[player_id][1] + 1)
+        for unit, rated in zip(members, result, strict=True):
+            for player_id, r in zip(unit, rated, strict=True):
+                ratings[player_id] = r
+                games[player_id] = games.get(player_id, 0) + 1
+                mu, sigma = r
                 rows.append(
-                    (
-                        player_id,
-                        game_id,
-                        game_type,
-                        played_on,
-                        r.mu,
-                        r.sigma,
-                        _ordinal(r.mu, r.sigma),
-                    )
+                    (player_id, game_id, game_type, played_on, mu, sigma, _ordinal(mu, sigma))
                 )
         yield rows
 
 
 _UPDATED = ("played_on", "mu", "sigma", "ordinal")
 _PLAYER, _GAME = HISTORY_FIELDS.index("player_id"), HISTORY_FIELDS.index("game_id")
-_VALUES = [HISTORY_FIELDS.index(f) for f in _UPDATED]
+_VALUES = itemgetter(*(HISTORY_FIELDS.index(f) for f in _UPDATED))
 
 
 def _write_history(rows: list[tuple[Any, ...]], kept: dict[tuple[int, int], int]) -> None:
     """Write these ``RatingHistory`` rows (HISTORY_FIELDS): each over the row ``kept`` has for
     its player and game (taken out of it), or as a new row."""
+    if not kept:  # none left to rewrite (a full recompute has none): all new
+        if rows:
+            insert(RatingHistory, HISTORY_FIELDS, rows)
+        return
     updates, inserts = [], []
     for row in rows:
         pk = kept.pop((row[_PLAYER], row[_GAME]), None)
         if pk is None:
             inserts.append(row)
         else:
-            updates.append((pk, *(row[i] for i in _VALUES)))
+            updates.append((pk, *_VALUES(row)))
     update_rows(RatingHistory, _UPDATED, updates)
     if inserts:
         insert(RatingHistory, HISTORY_FIELDS, inserts)
@@ -301,7 +301,6 @@ def _in_clubs(rows: QuerySet[Any], clubs: Clubs) -> QuerySet[Any]:
 
 
 def _recompute(game_type: str, since: datetime.date | None, clubs: Clubs) -> int:
-    model = _rating_model()
     history = _in_clubs(RatingHistory.objects.filter(game_type=game_type), clubs)
     ratings = _in_clubs(Rating.objects.filter(game_type=game_type), clubs)
     affected: set[int] = set()
@@ -333,11 +332,11 @@ def _recompute(game_type: str, since: datetime.date | None, clubs: Clubs) -> int
     if since is not None:
         rows = rows.filter(played_on__gte=since)
     affected |= set(rows.values_list("player_id", flat=True).distinct())
-    state = {} if since is None else _start_ratings(model, game_type, since, sorted(affected))
+    state = ({}, {}) if since is None else _start_ratings(game_type, since, sorted(affected))
 
     rated = 0
     batch: list[tuple[Any, ...]] = []
-    for made in _rate_games(model, state, game_type, since, clubs):
+    for made in _rate_games(state, game_type, since, clubs):
         rated += 1
         batch.extend(made)
         if len(batch) >= BATCH:  # PlayerGame is read in chunks meanwhile: another table
@@ -346,7 +345,8 @@ def _recompute(game_type: str, since: datetime.date | None, clubs: Clubs) -> int
     _write_history(batch, kept)
     delete(RatingHistory, list(kept.values()))  # games no longer rated
 
-    unrated = [p for p in affected if p not in state]
+    skills, games = state
+    unrated = [p for p in affected if p not in skills]
     for chunk in chunks(unrated):
         ratings.filter(player_id__in=chunk).delete()
     Rating.objects.bulk_create(
@@ -354,12 +354,12 @@ def _recompute(game_type: str, since: datetime.date | None, clubs: Clubs) -> int
             Rating(
                 player_id=pid,
                 game_type=game_type,
-                mu=r.mu,
-                sigma=r.sigma,
-                ordinal=_ordinal(r.mu, r.sigma),
-                games=games,
+                mu=mu,
+                sigma=sigma,
+                ordinal=_ordinal(mu, sigma),
+                games=games[pid],
             )
-            for pid, (r, games) in state.items()
+            for pid, (mu, sigma) in skills.items()
             if pid in affected
         ],
         batch_size=BATCH,

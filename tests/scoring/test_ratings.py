@@ -205,8 +205,11 @@ def test_changes_keep_ratings_equal_to_a_full_recompute(owner: Any, commit: Comm
         services.game_finish(game=games[2])
     assert_ratings_match()
     kept = {k: v[1:] for k, v in history().items()}
+    fields = ("player_id", "game_type", "mu", "sigma", "ordinal", "games")
+    current = sorted(Rating.objects.values_list(*fields))
     stats.ratings_recompute(since=None)  # the same order and inputs: the same numbers
     assert {k: v[1:] for k, v in history().items()} == kept
+    assert sorted(Rating.objects.values_list(*fields)) == current
 
 
 def test_a_player_without_games_left_is_not_rated(owner: Any, commit: Commit) -> None:
