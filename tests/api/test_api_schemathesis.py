@@ -39,7 +39,9 @@ from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin.simulate import simulate
 from tests.accounts import first_club
 
-pytestmark = pytest.mark.slow
+# The schema's conformance does not depend on the database: CI checks it once (SQLite). What
+# each database refuses of hostile input is tested on both (test_api_hostile, _bad_input).
+pytestmark = [pytest.mark.slow, pytest.mark.one_database]
 
 MAX_EXAMPLES = 25
 

@@ -54,6 +54,10 @@ from games.web import engine_files, offline_app
 from scoring import jobs
 from scoring.engine.potdevin.simulate import simulate
 
+# Who may do what is decided by the access helpers, the same on every database: checked once
+# (CI's SQLite pass). Other clubs' ids on each database: test_api_club_privacy, test_api_hostile.
+pytestmark = pytest.mark.one_database
+
 Can = access.Can
 READ, RECORD, ADMIN, OWN = Can.READ, Can.RECORD, Can.ADMIN, Can.OWN
 

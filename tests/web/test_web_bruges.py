@@ -984,6 +984,7 @@ def test_the_simulated_set_meets_every_rare_case() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.one_database
 @pytest.mark.parametrize(("players", "seed"), SIMULATED)
 def test_simulated_games_entered_step_by_step_score_like_the_engine(
     web: Client, user: Any, players: int, seed: int

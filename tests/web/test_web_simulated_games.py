@@ -28,7 +28,7 @@ from scoring.engine.potdevin.simulate import simulate as potdevin_simulate
 from tests.accounts import first_club
 from tests.web.test_web_complots import turn_post
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.one_database]
 
 SEED_BASE = 1000
 LONG = 80  # the longest name the service accepts
