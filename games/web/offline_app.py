@@ -1,6 +1,7 @@
-"""The project's own pages, run in the browser (a spike): one game's entry pages answered in a
-Web Worker by the same views, forms, templates, engine and catalogues as the server's, under
-Pyodide, on an in-memory SQLite database holding only that game (``static/js/app-worker.js``).
+"""The project's own pages, run in the browser: one game's entry pages (or a new play's)
+answered in a Web Worker by the same views, forms, templates, engine and catalogues as the
+server's, under Pyodide, on an in-memory SQLite database holding only that game, or what a new
+play reads (``static/js/app-worker.js``).
 
 - ``snapshot``: one game as the browser loads it (``GET /games/<pk>/offline.json``, members of
   its club only): its club, the signed-in user and their membership and language, its edition,
@@ -8,6 +9,10 @@ Pyodide, on an in-memory SQLite database holding only that game (``static/js/app
   accounts it names (the game's owner, a link's maker) come with their username only, and
   without a password; a reference to anyone else is dropped (their name stays where the row
   keeps it, as the history does).
+- ``new_play_snapshot``: what the pages of a new play read (``GET /plays/offline.json``, the
+  current club's recorders only): the club, the user's membership and language, every
+  edition, the club's named games and players. A quick score sheet or another game's play
+  saved offline is checked there, then kept on the phone and sent as it was typed.
 - ``app.zip`` (``GET /engine/app/<digest>/app.zip``): the project's packages, templates and
   compiled catalogues under ``app/``, and under ``site/`` the pure-Python packages the pages
   import, with ``browser_shims/`` (stand-ins for C extensions and zone data Pyodide has not)
@@ -50,6 +55,7 @@ from games.records.models import (
     Seat,
     UserSettings,
 )
+from games.web.clubs import current_club
 from games.web.engine_files import FOREVER, Built, _zip
 
 FORMAT = "potdevin-offline/1"
@@ -144,12 +150,12 @@ def snapshot(user: Any, game: Game) -> dict[str, Any]:
     seats = list(game.seats.select_related("player").order_by("seat"))
     shares = list(selectors.game_shares(game=game))
     others = {game.owner_id} | {s.created_by_id for s in shares if s.created_by_id}
-    others.discard(user.pk)
-    accounts = get_user_model().objects.filter(pk__in=others)
-    kept = {user.pk, *others}
     groups: list[tuple[type[models.Model], Iterable[models.Model]]] = [
         (Club, [game.club]),
-        (Membership, Membership.objects.filter(club_id=game.club_id, user_id__in=kept)),
+        (
+            Membership,
+            Membership.objects.filter(club_id=game.club_id, user_id__in={user.pk, *others}),
+        ),
         (UserSettings, UserSettings.objects.filter(user_id=user.pk)),
         (Edition, [game.edition] if game.edition_id else []),
         (BoardGame, [game.board_game] if game.board_game_id else []),
@@ -160,13 +166,44 @@ def snapshot(user: Any, game: Game) -> dict[str, Any]:
         (GameEvent, selectors.game_history(game=game)),
         (GameShare, shares),
     ]
+    return {
+        "format": FORMAT,
+        "user": user.pk,
+        "game": game.pk,
+        "objects": _rows(user, others, groups),
+    }
+
+
+def new_play_snapshot(user: Any, club: Club) -> dict[str, Any]:
+    """What the pages of a new play (the quick score sheets, another game's play) read, for the
+    browser's database: the club, the user's membership and language, every edition, the
+    club's named games and players. No game: a play saved there is checked, then sent."""
+    groups: list[tuple[type[models.Model], Iterable[models.Model]]] = [
+        (Club, [club]),
+        (Membership, Membership.objects.filter(club=club, user_id=user.pk)),
+        (UserSettings, UserSettings.objects.filter(user_id=user.pk)),
+        (Edition, Edition.objects.order_by("pk")),
+        (BoardGame, BoardGame.objects.filter(club=club).order_by("pk")),
+        (Player, Player.objects.filter(club=club).order_by("pk")),
+    ]
+    return {"format": FORMAT, "user": user.pk, "game": None, "objects": _rows(user, set(), groups)}
+
+
+def _rows(
+    user: Any, others: set[int], groups: list[tuple[type[models.Model], Iterable[models.Model]]]
+) -> list[dict[str, Any]]:
+    """The user (their own fields), the other accounts named (their names only), then each
+    group's rows, with references to any other account dropped."""
+    others = others - {user.pk}
+    accounts = get_user_model().objects.filter(pk__in=others)
+    kept = {user.pk, *others}
     me = serializers.serialize("python", [user], fields=_own_fields())
     rows: list[dict[str, Any]] = [*me, *(_only_name(other) for other in accounts)]
     for model, objects in groups:
         found = serializers.serialize("python", list(objects))
         _dropping_others(found, model, kept)
         rows.extend(found)
-    return {"format": FORMAT, "user": user.pk, "game": game.pk, "objects": rows}
+    return rows
 
 
 def _own_fields() -> list[str]:
@@ -182,7 +219,22 @@ def game_snapshot(request: HttpRequest, pk: int) -> HttpResponse:
     game = access.games(request.user).filter(pk=pk).select_related("club", "edition").first()
     if game is None or not access.may(request.user, game.club_id, access.Can.READ):
         raise Http404
-    body = {**snapshot(request.user, game), "app": app_url()}
+    return _snapshot_response(snapshot(request.user, game))
+
+
+def new_play_snapshot_view(request: HttpRequest) -> HttpResponse:
+    """``GET /plays/offline.json``: what the pages of a new play read offline, in the user's
+    current club where they record; 404 otherwise (signed out, no club, a member only)."""
+    if request.method not in ("GET", "HEAD") or not request.user.is_authenticated:
+        raise Http404
+    club = current_club(request)
+    if club is None or not access.may(request.user, club.pk, access.Can.RECORD):
+        raise Http404
+    return _snapshot_response(new_play_snapshot(request.user, club))
+
+
+def _snapshot_response(data: dict[str, Any]) -> HttpResponse:
+    body = {**data, "app": app_url()}
     response = JsonResponse(body, encoder=DjangoJSONEncoder, json_dumps_params={"indent": None})
     response["Cache-Control"] = "private, no-cache"
     return response
@@ -265,6 +317,7 @@ def app_zip(request: HttpRequest, digest: str) -> HttpResponse:
 
 urlpatterns = [
     path("games/<int:pk>/offline.json", game_snapshot, name="game-offline"),
+    path("plays/offline.json", new_play_snapshot_view, name="new-play-offline"),
     path("engine/app/<str:digest>/app.zip", app_zip, name="engine-app"),
 ]
 

@@ -283,6 +283,12 @@
     } catch (e) { /* too big to keep: the switch goes back to the address */ }
   });
 
+  // A form saved on the phone while offline (static/js/offline.js answers it there, so its
+  // submit never reaches the listener above): its draft goes as a sent form's does.
+  window.addEventListener("potdevin:kept", function (event) {
+    if (event.target instanceof HTMLFormElement) drop(event.target);
+  });
+
   // The language switch on a page answering a form: the language set, then the form sent
   // again (the same step comes back, in the new language).
   var languages = document.querySelector("form.languages");

@@ -14,8 +14,10 @@
 // key it has seen with its first answer, so an entry sent twice is stored once. A 5xx, a
 // timeout or no network is "still offline"; a refusal (another phone saved that entry first,
 // say) is kept and shown with the server's words, and the entries behind it wait, until the
-// person drops it. Other forms that write (a quick sheet, another game's play) are kept as
-// they are and sent alike. Without JavaScript the forms post as always, online only.
+// person drops it. A new play (a quick score sheet, another game's play) is checked offline by
+// the same pages on a copy of what they read (the club's players, editions and named games),
+// then kept and sent alike; any other form that writes is kept as it is. Without JavaScript the
+// forms post as always, online only.
 (function () {
   "use strict";
   var gettext = window.gettext || function (s) { return s; };
@@ -26,6 +28,9 @@
   var SEND_TIMEOUT_MS = 15000;
   var ENGINE_MANIFEST = "/engine/manifest.json";
   var GAME = /^\/games\/\d+\/$/.test(location.pathname) ? location.pathname : null;
+  // The pages of a new play, and the copy of what they read (games/web/offline_app.py).
+  var NEW_PLAY_PAGE = /^\/(games\/scorepad(\/[a-z0-9-]+)?|plays\/new)\/$/;
+  var NEW_PLAY = NEW_PLAY_PAGE.test(location.pathname) ? "/plays/offline.json" : null;
   var sending = null;  // the sending in flight, if any
 
   if ("serviceWorker" in navigator) {
@@ -118,7 +123,7 @@
     if (window.potdevinPhoneCopy) return window.potdevinPhoneCopy;
     var worker = new Worker(
       "/static/js/app-worker.js?manifest=" + encodeURIComponent(ENGINE_MANIFEST) +
-        "&snapshot=" + encodeURIComponent(GAME + "offline.json"),
+        "&snapshot=" + encodeURIComponent(GAME ? GAME + "offline.json" : NEW_PLAY),
       { type: "module" }
     );
     var waiting = new Map();
@@ -140,8 +145,9 @@
         });
       });
     }
-    // The copy is the game as last seen online: the entries kept on the phone go in first.
-    var caughtUp = ready.then(all).then(function (entries) {
+    // The copy is the game as last seen online: the entries kept on the phone go in first (a
+    // new play builds on nothing: each is checked alone).
+    var caughtUp = !GAME ? ready : ready.then(all).then(function (entries) {
       return chain(entries, GAME).reduce(function (done, entry) {
         return done.then(function () { return ask("POST", entry.url, new URLSearchParams(entry.fields).toString()); });
       }, Promise.resolve());
@@ -189,10 +195,70 @@
         refusal: "",
       }) : Promise.resolve();
       return kept.then(function () {
+        if (stored) form.dispatchEvent(new CustomEvent("potdevin:kept", { bubbles: true }));
         if (answer.location) history.replaceState(null, "", answer.location);
         window.potdevinShown = location.href;
         show_page(answer.html);
       });
+    });
+  }
+
+  // A new play offline: checked by the phone's copy of the pages; refused, the page comes back
+  // with its errors as the server's would; accepted, it is kept to be sent, and the form is
+  // ready for the next play (under a key of its own).
+  function playCheckedOffline(form, submitter) {
+    var fields = fieldsOf(form, submitter);
+    var path = pathOf(form);
+    busy(true);
+    return phoneCopy().ask("POST", path, new URLSearchParams(fields).toString()).then(function (answer) {
+      busy(false);
+      if (answer.failure) throw new Error(answer.failure);
+      var doc = new DOMParser().parseFromString(answer.html, "text/html");
+      if (!answer.location || answer.status !== 200) {
+        window.potdevinShown = location.href;
+        show_page(answer.html);
+        return;
+      }
+      var saved = doc.querySelector(".messages .success") || doc.querySelector("h1");
+      var entry = {
+        key: keyOf(fields),
+        url: path,
+        game: location.pathname,
+        fields: fields,
+        label: saved ? saved.textContent.trim() : document.title,
+        savedAt: new Date().toISOString(),
+        seq: Date.now() + Math.random(),
+        state: "waiting",
+        refusal: "",
+      };
+      var said = interpolate(gettext("Saved on this phone, not sent yet: %(entry)s."), { entry: entry.label }, true);
+      return keep(entry).then(function () {
+        form.dispatchEvent(new CustomEvent("potdevin:kept", { bubbles: true }));  // its draft goes (keep.js)
+        // A blank form for the next play, made by the phone's pages (keys of its own); the
+        // page's scripts say what was kept once it is shown.
+        sessionStorage.setItem("potdevin-announce", said);
+        return phoneCopy().ask("GET", location.pathname + location.search);
+      }).then(function (blank) {
+        if (blank && !blank.failure && blank.status === 200) {
+          window.potdevinShown = location.href;
+          show_page(blank.html);
+          return;
+        }
+        sessionStorage.removeItem("potdevin-announce");
+        form.reset();
+        renewKeys();
+        announce(said);
+        show();
+      });
+    });
+  }
+
+  // A page shown again from the phone's cache holds the keys it was made with: each form
+  // offline gets a key of its own, so that two plays saved from it are two plays.
+  function renewKeys() {
+    document.querySelectorAll("form input[name=idempotency_key]").forEach(function (input) {
+      input.value = window.crypto && crypto.randomUUID ? crypto.randomUUID() :
+        Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
     });
   }
 
@@ -229,6 +295,12 @@
         busy(false);
         announce(gettext("This needs the connection: try again when it is back."));
       });
+    } else if (NEW_PLAY && NEW_PLAY_PAGE.test(pathOf(form)) && window.Worker) {
+      // Without the copy (never opened online on this phone), kept unchecked: the server checks.
+      playCheckedOffline(form, submitter).catch(function () {
+        busy(false);
+        keptAsItIs(form, submitter);
+      });
     } else {
       keptAsItIs(form, submitter);
     }
@@ -237,13 +309,17 @@
   // Online: keep what the game's page needs offline (the copy and the app's pages, cached by
   // the service worker); offline with entries kept: the game as the phone has it.
   function prepare() {
-    if (!GAME || !document.querySelector("form input[name=idempotency_key]")) return;
+    if (!(GAME || NEW_PLAY) || !document.querySelector("form input[name=idempotency_key]")) return;
     if (navigator.onLine) {
-      fetch(GAME + "offline.json", { credentials: "same-origin" }).then(function (response) {
+      fetch(GAME ? GAME + "offline.json" : NEW_PLAY, { credentials: "same-origin" }).then(function (response) {
         return response.ok ? response.json() : null;
       }).then(function (snapshot) {
         if (snapshot && snapshot.app) return fetch(snapshot.app);
       }).catch(function () {});
+      return;
+    }
+    if (!GAME) {
+      renewKeys();
       return;
     }
     all().then(function (entries) {
@@ -476,8 +552,13 @@
   });
   window.addEventListener("offline", function () {
     show();
-    if (GAME && window.Worker && document.querySelector("form input[name=idempotency_key]")) phoneCopy();
+    if ((GAME || NEW_PLAY) && window.Worker && document.querySelector("form input[name=idempotency_key]")) phoneCopy();
   });
+  var kept = sessionStorage.getItem("potdevin-announce");
+  if (kept) {
+    sessionStorage.removeItem("potdevin-announce");
+    announce(kept);
+  }
   if (window.indexedDB) {
     show();
     prepare();

@@ -1,7 +1,8 @@
 // potdevin's service worker (games/web/pwa.py), version {{ version }}.
 // Static files: from the cache first (their cache is this version's). The engine's files (their
 // URLs are versioned): from the cache first, kept across versions. Pages: from the network first;
-// a game's page (a member's or a share link's) is kept as last seen, and shown again offline.
+// a game's page (a member's or a share link's) and the pages of a new play (the quick score
+// sheets, another game's play) are kept as last seen, and shown again offline.
 "use strict";
 const VERSION = "{{ version }}";
 const STATIC = "static-" + VERSION;
@@ -10,9 +11,10 @@ const PAGES = "pages";
 const STATIC_URLS = {{ static_urls|safe }};
 const ENGINE_MANIFEST = "{{ engine_manifest }}";
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-const GAME_PAGE = /^\/(games\/\d+|shared\/[A-Za-z0-9_-]{32})\/$/;
-// A game as the phone's own copy of the pages loads it (games/web/offline_app.py).
-const SNAPSHOT = /^\/games\/\d+\/offline\.json$/;
+const GAME_PAGE = /^\/(games\/\d+|shared\/[A-Za-z0-9_-]{32}|games\/scorepad(\/[a-z0-9-]+)?|plays\/new)\/$/;
+// What the phone's own copy of the pages loads: a game, or what a new play reads
+// (games/web/offline_app.py).
+const SNAPSHOT = /^\/(games\/\d+|plays)\/offline\.json$/;
 const OFFLINE_TEXT = "{{ offline_text|escapejs }}";
 
 async function precacheEngine() {

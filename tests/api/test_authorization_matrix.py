@@ -586,6 +586,15 @@ def page_game_member(c: Cell) -> Any:
     return OK if c.level else 404
 
 
+def page_new_play_recorder(c: Cell) -> Any:
+    """What a new play's pages read offline: the current club's recorders only, anyone else
+    finds nothing (not even a sign-in page)."""
+    if c.anonymous:
+        return 404
+    level = OWN if c.caller == "staff" else Cell(c.caller, CURRENT[c.caller]).level
+    return OK if level >= RECORD else 404
+
+
 PAGE_ROWS: dict[str, Page] = {
     "web:login": Page({"GET": public}, sides=SITE),
     "web:logout": Page({"POST": lambda c: LOGIN}, sides=SITE),  # then the sign-in page
@@ -614,6 +623,7 @@ PAGE_ROWS: dict[str, Page] = {
     ),
     # Only one game has a scorepad: its "chooser" is that game's form.
     "web:scorepad-new": Page({"GET": page_current_club(RECORD)}, sides=SITE),
+    "web:new-play-offline": Page({"GET": page_new_play_recorder}, sides=SITE),
     "web:scorepad-new-of": Page(
         {"GET": page_current_club(RECORD)}, lambda o: {"game_type": "pot-de-vin"}, sides=SITE
     ),

@@ -1,0 +1,108 @@
+"""New plays at the table without a network, in headless Chromium at phone size with the service
+worker on: the quick score sheet of Bruges and a play of another game (a named game), opened
+once online, open again offline; each is checked on the phone by the project's own pages (an
+impossible sheet is refused beside its seat with the server's words), kept on the phone under
+a key of its own, and sent once when the network is back, then scored as the server scores it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.records import board_games, services
+from games.records.models import Game, IdempotencyKey
+from tests.accounts import first_club, make_user
+from tests.browser.pages import sign_in
+from tests.browser.test_browser_bruges_sheet import RANKS, SCORES, SHEET, STATUE_BOX
+from tests.browser.test_browser_offline import FIRST_ANSWER_MS, OfflinePage
+
+NAMES = ["Ada", "Bea", "Cy", "Dev"]
+
+
+def fill_sheet(page: Any) -> None:
+    for seat, name in enumerate(NAMES):
+        page.fill(f"#id_player_{seat}", name)
+        for key, value in SHEET[seat].items():
+            if key == "statues":
+                for statue in value:
+                    page.check(f"#id_s{seat}_statues_{STATUE_BOX[statue]}")
+            else:
+                page.fill(f"#id_s{seat}_{key}", str(value))
+
+
+def kept(page: Any, count: int) -> None:
+    page.wait_for_function(
+        f"document.querySelectorAll('#pending li').length === {count}", timeout=FIRST_ANSWER_MS
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_sent_once(
+    live_server: Any, phone_profile: Any
+) -> None:
+    services.editions_ensure_builtin()
+    user = make_user("alice")
+    carcassonne = board_games.board_game_create(club=first_club(), name="Carcassonne", by=user)
+    context = phone_profile("en-GB")
+    page = context.new_page()
+    base = live_server.url
+    sign_in(page, base, "alice")
+    sheet_url, play_url = f"{base}/games/scorepad/bruges/", f"{base}/plays/new/"
+    for url in (play_url, sheet_url):  # opened once online: kept by the service worker
+        page.goto(url)
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_timeout(1500)  # what the phone's copy of the pages reads, cached
+
+    context.set_offline(True)
+    page.reload()  # the sheet, as last seen
+    page.wait_for_selector("#offline-banner:not([hidden])")
+    # An impossible sheet (B3: the statue of 6 while the 7 is on the pile) is refused on the
+    # phone beside its seat, in the words the server uses (test_browser_bruges_sheet).
+    page.fill("#id_player_0", NAMES[0])
+    page.fill("#id_player_1", NAMES[1])
+    page.check("#id_s1_statues_1")
+    with OfflinePage(page).expect_navigation():
+        page.click('#scorepad button[type="submit"]')
+    error = page.locator("#sheet-1 .seat-error")
+    assert error.count() == 1
+    assert error.inner_text().startswith("Bea: statues: the statue of 6 cannot be taken")
+    assert not page.locator("#pending li").count()
+
+    # Put right where it was refused: kept on the phone, and a blank sheet for the next play.
+    page.uncheck("#id_s1_statues_1")
+    fill_sheet(page)
+    page.click('#scorepad button[type="submit"]')
+    page.wait_for_function(
+        "document.querySelector('#id_player_0').value === ''", timeout=FIRST_ANSWER_MS
+    )
+    kept(page, 1)
+    assert page.inner_text("#h-pending") == "Saved on this phone, not sent yet"
+    assert page.inner_text("#offline-announce").startswith("Saved on this phone, not sent yet")
+
+    page.goto(play_url)
+    page.select_option("#id_board_game", str(carcassonne.pk))
+    for seat, (name, score) in enumerate([("Ada", "12"), ("Bea", "30")]):
+        page.fill(f"#id_player_{seat}", name)
+        page.fill(f"#id_score_{seat}", score)
+    page.click("#play-save")
+    kept(page, 1)
+    assert "2 entries wait to be sent." in page.inner_text("#offline-banner")
+    assert not Game.objects.exists()
+
+    # Back online: each play sent once, and scored by the server.
+    context.set_offline(False)
+    page.wait_for_selector("#pending", state="detached", timeout=60_000)
+    page.goto(sheet_url)
+    page.wait_for_selector("#offline-banner", state="hidden")
+    assert Game.objects.count() == 2
+    bruges = Game.objects.get(game_type="bruges")
+    seats = [(s.score, s.rank) for s in bruges.seats.order_by("seat")]
+    assert seats == list(zip(SCORES, RANKS, strict=True))
+    play = Game.objects.get(board_game=carcassonne)
+    assert [(s.score, s.rank) for s in play.seats.order_by("seat")] == [(12, 2), (30, 1)]
+    assert IdempotencyKey.objects.filter(user=user, status=302).count() == 2
+    context.close()
