@@ -4,13 +4,13 @@ lookups.
 Code that changes a game's finished result announces it inside its own transaction
 (``games.records.events.results_changed``, to which ``scoring.apps`` subscribes
 ``game_results_changed``): finish, reopen, scorepad entry, import, re-score, date change,
-delete. That rewrites the game's ``PlayerGame`` rows from ``game.result``, refreshes the
-aggregates of the players whose rows changed (GROUP BY in the database, one ordered pass for
-streaks), adds each changed game's pairs of opponents to the head-to-head counts (taking its
-old pairs away), and, once the transaction commits, recomputes the ratings of each game type that
-changed, in the clubs where it changed, from its earliest changed date: in Celery tasks that
-take the changes pending (``RatingsPending``), or in process when
-``settings.POTDEVIN_RATINGS_SYNC`` is on.
+delete. That rewrites the game's ``PlayerGame`` rows from ``game.result``, brings the
+aggregates of the players whose rows changed up to date by difference (sums and counts; best,
+worst and streaks read again only where a changed game could move them), adds each changed
+game's pairs of opponents to the head-to-head counts (taking its old pairs away), and, once the
+transaction commits, recomputes the ratings of each game type that changed, in the clubs where
+it changed, from its earliest changed date: in Celery tasks that take the changes pending
+(``RatingsPending``), or in process when ``settings.POTDEVIN_RATINGS_SYNC`` is on.
 
 What a game contributes besides the generic figures comes from the engine registry and the
 game's plugin (``scoring.stats.games``); nothing here names a game.

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from games.records.models import Game, Player
 from scoring.models import HeadToHead, Job, PlayerGame, PlayerStats, Rating, RatingHistory
-from scoring.stats.aggregates import player_stats_refresh
+from scoring.stats.aggregates import StatsChanges, player_stats_change, player_stats_refresh
 from scoring.stats.db import (
     RATINGS_LOCK_KEY,
     STATS_LOCK_KEY,
@@ -42,8 +42,9 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
 
     Registered with ``games.records.events.on_results_changed`` (scoring.apps), so record services
     reach it through ``games.records.events.results_changed``. The games' rows are compared and
-    rewritten a chunk at a time (memory stays flat at any count); each affected player is then
-    refreshed once per call, so a batch should be one call. Refreshes of the same club queue
+    rewritten a chunk at a time (memory stays flat at any count); each affected player's
+    statistics then follow the rows changed once per call, by difference where they can
+    (``player_stats_change``), so a batch should be one call. Refreshes of the same club queue
     on its lock (PostgreSQL) until the transaction ends, those of other clubs run side by side
     (a club's statistics are its players' own): keep it short after the call."""
     ids = sorted(set(game_ids))
@@ -52,6 +53,7 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
         clubs = _clubs_touched(ids)
         clubs_lock(STATS_LOCK_KEY, clubs)
         players: set[int] = set()
+        moved = StatsChanges()
         since: dict[str, datetime.date] = {}
         rating_players: dict[str, set[int]] = defaultdict(set)
         # Rows of deleted games first (of the clubs locked: another club's are its own
@@ -62,7 +64,7 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
             .order_by()
             .values_list("id", *FACT_FIELDS)
         ]
-        _rewrite(orphans, [], players, since, rating_players)
+        _rewrite(orphans, [], moved, players, since, rating_players)
         # Which rows of a deleted game played together is lost: those players' head-to-head
         # is counted again whole. Every other change adds to the counts, game by game.
         recount = {fact[_PLAYER] for _, fact in orphans}
@@ -91,12 +93,12 @@ def game_results_changed(*, game_ids: Iterable[int]) -> None:
                 changed.add(fact[1])
             changed.update(game for game, _ in stored)  # games no longer finished
             removed.extend(stored.values())
-            _rewrite(removed, added, players, since, rating_players)
+            _rewrite(removed, added, moved, players, since, rating_players)
             for game in changed:
                 pairs.game(before[game], after[game])
         if not players:
             return
-        player_stats_refresh(player_ids=players)
+        player_stats_change(moved)
         recount |= head_to_head_change(pairs)
         if recount:
             head_to_head_refresh(player_ids=recount)
@@ -115,17 +117,20 @@ _RATED_PLAYER = RATING_FIELDS.index("player_id")
 def _rewrite(
     removed: list[tuple[int, Fact]],
     added: list[Fact],
+    moved: StatsChanges,
     players: set[int],
     since: dict[str, datetime.date],
     rating_players: dict[str, set[int]],
 ) -> None:
-    """Delete ``removed`` rows and insert ``added`` ones; note whose statistics changed and,
-    per game type, the earliest date and the players whose rated games changed."""
+    """Delete ``removed`` rows and insert ``added`` ones; note what they change in the
+    players' statistics (``moved``), whose statistics changed and, per game type, the earliest
+    date and the players whose rated games changed."""
     if not removed and not added:
         return
     delete(PlayerGame, [pk for pk, _ in removed])
     insert(PlayerGame, FACT_FIELDS, added)
     old = [fact for _, fact in removed]
+    moved.change(old, added)
     players.update(fact[_PLAYER] for fact in old)
     players.update(fact[_PLAYER] for fact in added)
     before = Counter(tuple(fact[k] for k in _RATED) for fact in old)
