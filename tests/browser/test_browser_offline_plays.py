@@ -2,7 +2,8 @@
 worker on: the quick score sheet of Bruges and a play of another game (a named game), opened
 once online, open again offline; each is checked on the phone by the project's own pages (an
 impossible sheet is refused beside its seat with the server's words), kept on the phone under
-a key of its own, and sent once when the network is back, then scored as the server scores it.
+a key of its own; a new deployment's service worker replaces the old one while they wait; they
+are sent once when the server takes them, then scored as the server scores it.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ import pytest
 
 from games.records import board_games, services
 from games.records.models import Game, IdempotencyKey
+from games.web import pwa
 from tests.accounts import first_club, make_user
 from tests.browser.pages import sign_in
 from tests.browser.test_browser_bruges_sheet import RANKS, SCORES, SHEET, STATUE_BOX
 from tests.browser.test_browser_offline import FIRST_ANSWER_MS, OfflinePage
 
 NAMES = ["Ada", "Bea", "Cy", "Dev"]
+NEW_VERSION = "0123456789abcdef"  # the service worker of a new deployment
 
 
 def fill_sheet(page: Any) -> None:
@@ -40,7 +43,7 @@ def kept(page: Any, count: int) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_sent_once(
-    live_server: Any, phone_profile: Any
+    live_server: Any, phone_profile: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     services.editions_ensure_builtin()
     user = make_user("alice")
@@ -93,8 +96,35 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     assert "2 entries wait to be sent." in page.inner_text("#offline-banner")
     assert not Game.objects.exists()
 
-    # Back online: each play sent once, and scored by the server.
+    # A new version of the site is deployed while the server cannot take them yet (a proxy's
+    # 502): its service worker replaces the old one, and both plays are still on the phone.
+    def not_yet(route: Any) -> None:
+        if route.request.method == "POST":
+            route.fulfill(status=502, body="Bad Gateway")
+        else:
+            route.continue_()
+
+    old_caches = page.evaluate("caches.keys()")
+    urls, _ = pwa._static_files()
+    monkeypatch.setattr(pwa, "_static_files", lambda: (urls, NEW_VERSION))
+    context.route("**/*", not_yet)
     context.set_offline(False)
+    page.reload()
+    page.wait_for_function(
+        f"caches.keys().then(k => k.includes('static-{NEW_VERSION}'))", polling=200
+    )
+    page.wait_for_function(
+        "caches.keys().then(k => k.filter(n => n.startsWith('static-')).length === 1)",
+        polling=200,
+    )
+    assert [k for k in old_caches if k.startswith("static-")] != [f"static-{NEW_VERSION}"]
+    kept(page, 1)  # this page's play, and the sheet's on its own page
+    assert "2 entries wait to be sent." in page.inner_text("#offline-banner")
+    assert not Game.objects.exists()
+
+    # The server takes them: each play sent once, and scored by the server.
+    context.unroute("**/*", not_yet)
+    page.click("#send-now")
     page.wait_for_selector("#pending", state="detached", timeout=60_000)
     page.goto(sheet_url)
     page.wait_for_selector("#offline-banner", state="hidden")
