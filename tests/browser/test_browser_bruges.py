@@ -52,6 +52,15 @@ def submit(page: Any, selector: str) -> None:
     assert not page.locator("#bruges-entry .error").count(), page.inner_text("#bruges-entry")
 
 
+def hired_with(group: list[dict[str, Any]]) -> str | None:
+    """The id of the person a card of this group of steps hires, if one does."""
+    for step in group:
+        if step.get("action") == "person":
+            given = step["person"]
+            return given if isinstance(given, str) else given.get("id")
+    return None
+
+
 def enter_bruges_round(
     page: Any,
     log_round: dict[str, Any],
@@ -155,6 +164,8 @@ def enter_bruges_round(
                     who = (
                         step["effect"] if "seat" not in step else f"{step['seat']}:{step['effect']}"
                     )
+                    if "seat" not in step and step["effect"] == hired_with(group):
+                        who = "new"  # the person hired with this card is offered as such
                     page.select_option("#id_e_person", who)
                     fill_gain(page, step.get("gain") or {})
             if shots and number == 1 and any(s.get("action") == "person" for s in group):

@@ -166,8 +166,7 @@ GAMES: list[tuple[str, Game_, Enter, str]] = [
     ("bruges", bruges_game, enter_bruges, "rounds"),
 ]
 FIRST_SEED = {"pot-de-vin": 101, "complots": 101, "bruges": 62}
-# The Bruges rounds the page helper of test_browser_bruges can tap through (the others hold
-# effects it does not enter): the first two of its seed.
+# A Bruges round is a dozen turns: the first two rounds of its seed, as in test_browser_bruges.
 CLICKABLE = {"bruges": 2}
 # Each game in another language, and each language in turn over a game's seeds.
 CASES = [
