@@ -107,7 +107,9 @@ def stored_games(game_ids: Sequence[int]) -> dict[int, StoredGame]:
 @dataclass(slots=True)
 class GameRecord:
     """A stored game as a re-score reads it, without a model instance: the fields its engine
-    reads (``game_log``, ``rescore``), its seats and entries, and its stored result."""
+    reads (``game_log``, ``rescore``), its seats and entries, and of its stored result only its
+    digest and its winners. The result itself (``result``) is read only for a game with no
+    digest, one written by hand around the ORM."""
 
     id: int
     game_type: str
@@ -123,7 +125,9 @@ class GameRecord:
     played_on: datetime.date
     location: str
     notes: str
-    result: Any
+    result_digest: str | None
+    winners: Any  # the stored result's, None when it has none
+    result: Any  # None unless the game has no digest
     engine_version: str
     # (row id, seat, player's name, score, rank)
     seats: list[tuple[int, int, str, int | None, int | None]] = field(default_factory=list)
@@ -146,23 +150,39 @@ _RECORD_COLUMNS = [
     "played_on",
     "location",
     "notes",
+    "result_digest",
+    "winners",
     "result",
     "engine_version",
 ]
-_JSON_COLUMNS = frozenset(("teams", "setup", "finish", "sheet", "result"))
+_JSON_COLUMNS = frozenset(("teams", "setup", "finish", "sheet", "winners", "result"))
 
 
 def game_records(game_ids: Sequence[int], *, lock: bool = False) -> list[GameRecord]:
     """The games among ``game_ids`` that still exist, in id order, read in three queries with
-    their JSON decoded by orjson (a re-score of a million games is mostly this read). ``lock``:
-    their rows are locked (``FOR UPDATE``, PostgreSQL) until the transaction ends."""
+    their JSON decoded by orjson (a re-score of a million games is mostly this read). Of the
+    stored result only its digest and winners are read (several KB of JSON a game otherwise,
+    the largest part of the read), the whole result only for a game without a digest.
+    ``lock``: their rows are locked (``FOR UPDATE``, PostgreSQL) until the transaction ends."""
     if not game_ids:
         return []
     ids = sorted(set(game_ids))
     q = connection.ops.quote_name
     pg = connection.vendor == "postgresql"
+    result = f"g.{q('result')}"
+    if pg:
+        winners = f"({result} -> 'winners')::text"
+    else:  # as JSON text whatever its type: SQL NULL for no winners becomes JSON's null
+        winners = f"json_quote(json_extract({result}, '$.winners'))"
+    whole = f"{result}::text" if pg else result
+    expressions = {
+        "winners": winners,
+        "result": f"CASE WHEN g.{q('result_digest')} IS NULL THEN {whole} END",
+    }
 
     def column(name: str) -> str:
+        if name in expressions:
+            return expressions[name]
         # Text, not jsonb: decoded here by orjson rather than by the driver.
         return f"g.{q(name)}::text" if pg and name in _JSON_COLUMNS else f"g.{q(name)}"
 
@@ -347,6 +367,13 @@ def store_result(game: Game, seats: list[Seat], result: dict[str, Any], *, final
     game.result = result
     game.engine_version = result["engine_version"]
     for seat in seats:
-        entry = result["players"][seat.seat]
-        seat.score = entry["score"] if final else None
-        seat.rank = entry["rank"] if final else None
+        seat.score, seat.rank = seat_result(result, seat.seat, final=final)
+
+
+def seat_result(result: dict[str, Any], seat: int, *, final: bool) -> tuple[Any, Any]:
+    """What seat ``seat`` stores of ``result``: its score and rank once the game is finished,
+    neither before."""
+    if not final:
+        return None, None
+    entry = result["players"][seat]
+    return entry["score"], entry["rank"]

@@ -6,9 +6,12 @@ from the rounds, never typed by a client.
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -270,6 +273,75 @@ class Edition(models.Model):
         return f"{self.game_type}/{self.key}"
 
 
+# A result's canonical JSON: keys sorted, no spaces, an integer key as the string a database
+# gives back for it (orjson writes compact JSON, and sorts keys as the strings it writes).
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def result_digest(result: Any) -> str | None:
+    """The SHA-256 (hex) of ``result`` as canonical JSON: the same for the same JSON whichever
+    database stored it and in whatever order it gave the keys back, so a re-score compares a
+    result computed again with the stored one without reading it. None for no result, and for
+    a value orjson cannot write (a re-score then compares the stored result itself)."""
+    if result is None:
+        return None
+    try:
+        return hashlib.sha256(orjson.dumps(result, option=_CANONICAL)).hexdigest()
+    except orjson.JSONEncodeError:
+        return None
+
+
+class ResultDigestField(models.CharField):
+    """``Game.result_digest``: set from the game's ``result`` whenever the row is written by the
+    ORM (``save``, ``bulk_create``, ``games.records.bulk``), like a date ``auto_now`` sets: no
+    write path can leave it behind its result. ``Game.save`` adds it to ``update_fields`` that
+    name the result, ``GameQuerySet.update`` to an update of the result; SQL written by hand sets
+    it itself (``scoring.jobs.writes.store_results``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 64)
+        kwargs.setdefault("null", True)
+        kwargs.setdefault("blank", True)
+        kwargs["editable"] = False
+        super().__init__(*args, **kwargs)
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> Any:
+        values = model_instance.__dict__
+        if "result" not in values:  # deferred, so not written now: its digest stays as stored
+            return values.get(self.attname)
+        digest = result_digest(values["result"])
+        setattr(model_instance, self.attname, digest)
+        return digest
+
+    def deconstruct(self) -> Any:
+        # A CharField in migrations, which import no project code (their models write no
+        # results: a data migration that did would set the digest itself).
+        name, _, args, kwargs = super().deconstruct()
+        return name, "django.db.models.CharField", args, kwargs
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def update(self, **kwargs: Any) -> int:
+        """An update of the result updates its digest (None, unknown, for an expression: a
+        re-score then reads the stored result)."""
+        if "result" in kwargs and "result_digest" not in kwargs:
+            result = kwargs["result"]
+            expression = hasattr(result, "resolve_expression")
+            kwargs["result_digest"] = None if expression else result_digest(result)
+        return super().update(**kwargs)
+
+    def bulk_update(
+        self, objs: Iterable[Game], fields: Iterable[str], batch_size: int | None = None
+    ) -> int:
+        fields = list(fields)
+        if "result" in fields and "result_digest" not in fields:
+            objs = list(objs)
+            for game in objs:
+                game.result_digest = result_digest(game.result)
+            fields.append("result_digest")
+        return super().bulk_update(objs, fields, batch_size=batch_size)
+
+
 class Game(models.Model):
     """One game of any type. ``setup`` is the log header its engine checks at start besides
     players, teams and first player (Pot de Vin: the deal), ``finish`` the end-of-game choices
@@ -313,10 +385,15 @@ class Game(models.Model):
     finish = models.JSONField(null=True, blank=True)
     sheet = models.JSONField(null=True, blank=True, help_text="Scorepad mode only.")
     result = models.JSONField(null=True, blank=True)
+    # The result's digest (``result_digest``), kept with it by every write: a re-score compares
+    # it, never reading the result itself.
+    result_digest = ResultDigestField()
     engine_version = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-played_on", "-id"]
@@ -329,6 +406,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_type} #{self.pk} ({self.played_on})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # A save of the result is one of its digest too, whichever fields the caller names.
+        fields = kwargs.get("update_fields")
+        if fields is not None and "result" in fields and "result_digest" not in fields:
+            kwargs["update_fields"] = [*fields, "result_digest"]
+        super().save(*args, **kwargs)
 
 
 class Seat(models.Model):

@@ -285,21 +285,22 @@ class _Compiler:
         if keep_others and others is None and all(f is None for f in defined.values()):
             return None
         nested = [(key, each) for key, each in defined.items() if each is not None]
+        names = frozenset(defined)
 
         def run(value: Any) -> Any:
             if type(value) is not dict:
                 return value
             # Copied whole or filtered by the dict's own code, then the few keys with a
             # schema of their own pruned in place: most objects of a log lose nothing.
-            if keep_others or value.keys() <= defined.keys():
+            if keep_others or value.keys() <= names:
                 out = dict(value)
             else:
-                out = {key: child for key, child in value.items() if key in defined}
+                out = {key: child for key, child in value.items() if key in names}
             for key, each in nested:
                 if key in out:
                     out[key] = each(out[key])
             if others is not None:
-                for key in out.keys() - defined.keys():
+                for key in out.keys() - names:
                     out[key] = others(out[key])
             return out
 
@@ -310,15 +311,23 @@ class _Compiler:
         branches = [b for b in branches if b.get("type") != "null"]
         if len(branches) == 1:
             return self.compile(branches[0])
-        tests = [_fits(b) for b in branches]
-        if all(b.get("type") == "object" for b in branches):  # told apart by their keys
-            required = [frozenset(b.get("required", ())) for b in branches]
-            tests = [lambda v, r=r: type(v) is dict and v.keys() >= r for r in required]
+        tests = list(enumerate(_fits(b) for b in branches))
+        # Objects only, told apart by their required keys: tested without a call each.
+        required = None
+        if all(b.get("type") == "object" for b in branches):
+            required = list(enumerate(frozenset(b.get("required", ())) for b in branches))
         pruners = [self.compile(b) for b in branches]
         unions: dict[tuple[int, ...], Pruner] = {}
 
         def run(value: Any) -> Any:
-            fitting = tuple(i for i, fits in enumerate(tests) if fits(value))
+            # Run for every step of every entry (hundreds in a Bruges log): no call per branch.
+            if required is None:
+                fitting = tuple([i for i, fits in tests if fits(value)])
+            elif type(value) is dict:
+                keys = value.keys()
+                fitting = tuple([i for i, r in required if keys >= r])
+            else:
+                return value
             if not fitting:
                 return value
             if len(fitting) == 1 or type(value) is not dict:

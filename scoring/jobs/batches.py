@@ -16,7 +16,7 @@ from games.exchange.formats.plays import PlayFile
 from games.records import adapters, events
 from games.records import services as game_services
 from games.records.errors import RecordError
-from games.records.models import Edition, Game
+from games.records.models import Edition, Game, result_digest
 from scoring.engine import LogError
 from scoring.jobs import services
 from scoring.jobs.writes import (
@@ -38,8 +38,9 @@ def rescore_batch(*, job_id: int, game_ids: Sequence[int]) -> int:
     appended meanwhile is never overwritten by a stale result. The items done are read once
     the locks are held: a copy of this batch running at the same time (delivered again, or
     resumed) waits, then finds its games done. Games are read as plain rows
-    (``adapters.game_records``); only a game whose result (or edition) changed is written, and
-    the items go in with one COPY on PostgreSQL."""
+    (``adapters.game_records``), their stored results by digest and winners only; only a game
+    whose result (or edition) changed is written, and the items go in with one COPY on
+    PostgreSQL."""
     job = Job.objects.get(pk=job_id)
     new_key = job.params.get("new_edition") or job.params.get("new_deck")
     new_edition = (
@@ -82,7 +83,7 @@ def _rescore_one(
     seats: list[SeatWrite],
 ) -> Item:
     """Score one game again; what must be written is added to ``results`` and ``seats``."""
-    before = record.result.get("winners") if isinstance(record.result, dict) else None
+    before = record.winners
     edition_changed = new_edition is not None and new_edition.pk != record.edition_id
     if new_edition is not None:
         record.edition, record.edition_id = new_edition, new_edition.pk
@@ -96,11 +97,16 @@ def _rescore_one(
         return Item(job.pk, record.id, record.id, False, error=exc.as_dict())
     final = record.status == Game.Status.FINISHED
     seat_values = [
-        (pk, *_seat_result(result, seat, final), (score, rank))
+        (pk, *adapters.seat_result(result, seat, final=final), (score, rank))
         for pk, seat, _, score, rank in record.seats
     ]
+    digest = result_digest(result)
+    if record.result_digest is not None:
+        same = digest == record.result_digest
+    else:  # stored around the ORM, without its digest: the stored result itself is compared
+        same = same_result(result, record.result)
     if (
-        same_result(result, record.result)
+        same
         and result["engine_version"] == record.engine_version
         and all(stored == (score, rank) for _, score, rank, stored in seat_values)
     ):
@@ -111,16 +117,9 @@ def _rescore_one(
         outcome = JobItem.CHANGED if before == result["winners"] else JobItem.WINNERS_CHANGED
         seats.extend(SeatWrite(pk, score, rank) for pk, score, rank, _ in seat_values)
     if outcome != JobItem.UNCHANGED or edition_changed:
-        results.append(
-            GameWrite(record.id, result, result["engine_version"], record.edition_id, now)
-        )
+        version = result["engine_version"]
+        results.append(GameWrite(record.id, result, digest, version, record.edition_id, now))
     return Item(job.pk, record.id, record.id, True, outcome, None, before, result["winners"])
-
-
-def _seat_result(result: dict[str, Any], seat: int, final: bool) -> tuple[Any, Any]:
-    """What a seat stores of a result: its score and rank once the game is finished."""
-    entry = result["players"][seat]
-    return (entry["score"], entry["rank"]) if final else (None, None)
 
 
 def _gone(game_id: int) -> dict[str, Any]:
@@ -148,9 +147,9 @@ def import_batch(*, job_id: int, keys: Sequence[int]) -> int:
             if key in done:
                 continue
             try:
-                # Cleaned when the job started (``import_start``): not walked again.
+                # Checked by the gate when the job started (``import_start``): pruned here.
                 plan = game_services.import_plan(
-                    club=club, owner=owner, document=document, editions=editions, cleaned=True
+                    club=club, owner=owner, document=document, editions=editions, checked=True
                 )
             except (LogError, RecordError) as exc:
                 # Stored with the job, in the worker's language (English): not translated.

@@ -137,22 +137,25 @@ def import_start(
     """Import many log documents into ``club`` in the background. Unlike a direct import,
     each document stands alone: an impossible one is reported (with its index) and the others
     are stored. Each goes through the gate of stored JSON before it is stored
-    (``log_document_clean``): one it refuses refuses the whole request (``RecordError`` with
+    (``log_document_check``): one it refuses refuses the whole request (``RecordError`` with
     its index), nothing stored. ``plan``, what the import would do
     (``games.exchange.imports.logs_plan``), is kept with the job; ``confirmed=False`` leaves it
     planned until ``import_confirm``, an earlier planned job of the same person in the club
-    dropped."""
-    # The documents' copies stay alive until stored: the collector would find no garbage.
+    dropped.
+
+    Only that check runs here, in the caller's process: the documents are stored as they came
+    and everything else (the keys a format does not define dropped, the engine's replay) is the
+    batches', on the workers, from the first batch on."""
+    # The documents stay alive until stored: the collector would find no garbage.
     with collector_paused():
-        cleaned = []
         for index, doc in enumerate(documents):
             try:
-                cleaned.append(game_services.log_document_clean(doc))
+                game_services.log_document_check(doc)
             except RecordError as exc:
                 exc.index = index
                 raise
         params = {"plan": plan} if plan is not None else {}
-        return _import_job(club, created_by, params, cleaned, confirmed)
+        return _import_job(club, created_by, params, documents, confirmed)
 
 
 def _import_job(

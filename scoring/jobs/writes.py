@@ -22,6 +22,7 @@ from scoring.stats.db import insert
 class GameWrite(NamedTuple):
     id: int
     result: dict[str, Any]
+    result_digest: str | None  # ``games.records.models.result_digest(result)``
     engine_version: str
     edition_id: int | None
     updated_at: datetime.datetime
@@ -34,18 +35,26 @@ class SeatWrite(NamedTuple):
 
 
 def store_results(games: Sequence[GameWrite]) -> None:
-    """UPDATE each re-scored game's result, engine version, edition and time by primary key.
+    """UPDATE each re-scored game's result and its digest, engine version, edition and time by
+    primary key.
 
     These results (several KB of JSON each) are most of a batch's writes, so on PostgreSQL
     they go through a server-binding cursor (the JSON is sent as a parameter, not quoted into
     the SQL text) with orjson doing the encoding; psycopg pipelines the statements."""
     if not games:
         return
-    sql = _update_sql(Game, ["result", "engine_version", "edition", "updated_at"])
+    sql = _update_sql(Game, ["result", "result_digest", "engine_version", "edition", "updated_at"])
     if connection.vendor == "postgresql":
         sql = sql.replace(" = %s,", " = %s::jsonb,", 1)  # the result, sent as JSON text
         rows = [
-            (_json_text(g.result), g.engine_version, g.edition_id, g.updated_at, g.id)
+            (
+                _json_text(g.result),
+                g.result_digest,
+                g.engine_version,
+                g.edition_id,
+                g.updated_at,
+                g.id,
+            )
             for g in games
         ]
         with _server_binding_cursor() as cursor:
@@ -58,6 +67,7 @@ def store_results(games: Sequence[GameWrite]) -> None:
             [
                 (
                     field.get_db_prep_save(g.result, connection),
+                    g.result_digest,
                     g.engine_version,
                     g.edition_id,
                     connection.ops.adapt_datetimefield_value(g.updated_at),
@@ -76,10 +86,11 @@ def store_seat_scores(seats: Sequence[SeatWrite]) -> None:
 
 def same_result(result: Any, stored: Any) -> bool:
     """Whether a result computed again is the one stored, whatever order the database gave the
-    keys in. Compared as Python values first (three times cheaper than encoding both); when
-    those differ, in one canonical JSON form, where a result's integer keys are the stored
-    one's strings. (Python takes 1, 1.0 and True as equal: a change of a value's JSON type
-    alone comes with a new engine version, which is compared beside.)"""
+    keys in: for a game stored without a digest of its result (the others compare digests).
+    Compared as Python values first (three times cheaper than encoding both); when those
+    differ, in one canonical JSON form, where a result's integer keys are the stored one's
+    strings. (Python takes 1, 1.0 and True as equal: a change of a value's JSON type alone
+    comes with a new engine version, which is compared beside.)"""
     if result == stored:
         return True
     canonical = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS

@@ -46,8 +46,17 @@ TABLES = [
     ("scoring", "Rating"),
 ]
 # The fields clubs add, and the ones added since (named games, durations, the statistics' and
-# import items' own, jobs' counters): not in the state before.
-NEW_FIELDS = {"club_id", "board_game_id", "duration", "detailed", "outcome", "done", "failed"}
+# import items' own, jobs' counters, results' digests): not in the state before.
+NEW_FIELDS = {
+    "club_id",
+    "board_game_id",
+    "duration",
+    "detailed",
+    "outcome",
+    "done",
+    "failed",
+    "result_digest",
+}
 
 
 @pytest.fixture

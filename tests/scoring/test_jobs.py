@@ -14,9 +14,10 @@ from kombu.exceptions import OperationalError as BrokerError
 from rest_framework.test import APIClient
 
 from games.records import services
-from games.records.models import Edition, Game, Round, Seat
+from games.records.errors import RecordError
+from games.records.models import MAX_ENTRIES, Edition, Game, Round, Seat
 from scoring import jobs
-from scoring.engine import get_engine
+from scoring.engine import LogError, get_engine
 from scoring.engine.complots.simulate import simulate as simulate_complots
 from scoring.engine.potdevin import deck_from_dict
 from scoring.engine.potdevin.decks import standard_layout
@@ -178,6 +179,73 @@ def test_an_import_job_refuses_documents_that_are_not_objects(owner: Any) -> Non
         assert response.status_code == 400, body
         assert response.json()["code"] == "invalid"
     assert Job.objects.count() == 0
+
+
+def _keys_in(value: Any) -> set[str]:
+    """Every object key anywhere in ``value``."""
+    if isinstance(value, dict):
+        return set(value).union(*(_keys_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_keys_in(v) for v in value))
+    return set()
+
+
+def test_an_import_job_stores_its_documents_as_sent_and_its_batches_clean_them(
+    owner: Any, no_sending: list[Any]
+) -> None:
+    """``import_start`` only checks the documents against the gate of stored JSON and stores
+    them: the keys a format does not define are dropped by the batch, on a worker, and a
+    document the engine refuses gets the item error its cleaned form gets."""
+    good = simulate_complots(3, seed=21)
+    good["zz"] = {"dropped": "by the batch"}
+    good["turns"][0]["zz"] = 1
+    bad = simulate_complots(3, seed=22)
+    bad["turns"][2]["action"] = "bribe"
+    bad["turns"][1]["zz"] = 1
+    job = jobs.import_start(club=first_club(), created_by=owner, documents=[good, bad])
+    stored = dict(JobInput.objects.filter(job=job).values_list("key", "document"))
+    assert stored == {0: good, 1: bad}  # as sent: nothing dropped by the caller's process
+
+    assert jobs.import_batch(job_id=job.pk, keys=[0, 1]) == 2
+
+    item = JobItem.objects.get(job=job, ok=True)
+    game = Game.objects.get(pk=item.game_id)
+    rounds = Round.objects.filter(game=game).order_by("number")
+    entries = list(rounds.values_list("data", flat=True))
+    assert "zz" not in _keys_in(entries)
+    assert "zz" not in _keys_in(Game.objects.filter(pk=game.pk).values("setup", "finish")[0])
+    clean = services.log_document_clean(good)
+    assert entries == clean["turns"]
+    assert game.result == get_engine("complots").replay(clean)
+    with pytest.raises(LogError) as refused:
+        get_engine("complots").replay(services.log_document_clean(bad))
+    (failure,) = jobs.job_progress(Job.objects.get(pk=job.pk))["failures"]
+    assert {k: v for k, v in failure.items() if k not in ("key", "game")} == refused.value.as_dict()
+    assert (failure["key"], failure["code"], failure["round"]) == (1, "unknown_action", 3)
+
+
+def test_an_import_job_refuses_at_once_what_the_gate_refuses(
+    owner: Any, no_sending: list[Any]
+) -> None:
+    """What no database may store refuses the whole request, naming the document, before
+    anything is stored or queued, as when ``import_start`` cleaned every document itself."""
+    nul = [simulate(3, seed=1), simulate(3, seed=2)]
+    nul[1]["notes"] = "a\x00b"
+    huge = simulate(3, seed=3)
+    huge["rounds"][0]["plays"][0]["zz"] = 2**64
+    long_game = simulate_complots(3, seed=4)
+    long_game["turns"] = long_game["turns"] * (MAX_ENTRIES // len(long_game["turns"]) + 1)
+    cases = [
+        (nul, "invalid_text", 1),
+        ([huge], "out_of_range", 0),
+        ([simulate(3, seed=5), long_game], "too_many_entries", 1),
+    ]
+    for documents, code, index in cases:
+        with pytest.raises(RecordError) as refused:
+            jobs.import_start(club=first_club(), created_by=owner, documents=documents)
+        assert (refused.value.code, refused.value.index) == (code, index)
+    assert not Job.objects.exists() and not JobInput.objects.exists()
+    assert no_sending == []
 
 
 # --- Complots games beside Pot de Vin games -------------------------------------------------

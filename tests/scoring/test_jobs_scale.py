@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import copy
 import datetime
+import hashlib
+import json
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
@@ -339,6 +341,110 @@ def test_only_the_games_planted_stale_are_rewritten_and_followed_up(
     assert after_job == [(job.pk, stale)]
     assert list(PlayerGame.objects.order_by("id").values_list("id", flat=True)) == player_games
     assert not RatingsPending.objects.exists() and queued == []
+
+
+def _hand_digest(result: Any) -> str:
+    """The digest of a result, computed here: its canonical JSON by the standard library."""
+    canonical = json.dumps(result, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _winners_changed(job: Job) -> list[tuple[Any, Any, Any]]:
+    return [
+        (c["game"], c["winners_before"], c["winners_after"])
+        for c in jobs.job_progress(job)["winners_changed"]
+    ]
+
+
+def test_a_stale_result_stored_with_its_own_digest_is_found_by_its_replay(
+    owner: Any,
+    no_sending: list[Any],
+    django_capture_on_commit_callbacks: Capture,
+    queued: list[Any],
+) -> None:
+    """A stale result as the code of an older engine stored it: with the digest of that stale
+    result, its seats and engine version as they were. Only the result computed again tells it
+    from a current one; the games whose results are current are not written."""
+    capture = django_capture_on_commit_callbacks
+    logs = _import(owner, capture, _pot_de_vin(4, 600, NAMES))
+    stale_id, *current = logs
+    result = Game.objects.get(pk=stale_id).result
+    assert result is not None
+    true_winners = result["winners"]
+    loser = next(p["seat"] for p in result["players"] if p["seat"] not in true_winners)
+    planted = {**result, "winners": [loser]}
+    Game.objects.filter(pk=stale_id).update(result=planted)  # and its digest, as code writes
+    assert Game.objects.get(pk=stale_id).result_digest == _hand_digest(planted)
+    before = dict(Game.objects.values_list("pk", "updated_at"))
+
+    job = _rescore(owner, no_sending, capture)
+
+    assert _outcomes(job) == {
+        stale_id: JobItem.WINNERS_CHANGED,
+        **dict.fromkeys(current, JobItem.UNCHANGED),
+    }
+    assert _winners_changed(job) == [(stale_id, [loser], true_winners)]
+    game = Game.objects.get(pk=stale_id)
+    assert game.result == _replayed(logs[stale_id])
+    assert game.result_digest == _hand_digest(game.result)
+    assert game.updated_at > before[stale_id]
+    for pk in current:
+        assert Game.objects.get(pk=pk).updated_at == before[pk], pk
+
+
+def test_a_rescore_compares_digests_without_reading_the_stored_results(
+    owner: Any,
+    no_sending: list[Any],
+    django_capture_on_commit_callbacks: Capture,
+    queued: list[Any],
+) -> None:
+    """Each stored result replaced by its winners alone, each digest kept: the games are still
+    found current, their winners before read from the stored winners. Nothing else of a stored
+    result is read."""
+    capture = django_capture_on_commit_callbacks
+    logs = _import(owner, capture, [*_pot_de_vin(2, 700, NAMES), *_complots(2, 710)])
+    winners = {}
+    for pk, result, digest in Game.objects.values_list("pk", "result", "result_digest"):
+        winners[pk] = result["winners"]
+        Game.objects.filter(pk=pk).update(result={"winners": winners[pk]}, result_digest=digest)
+
+    job = _rescore(owner, no_sending, capture)
+
+    assert _outcomes(job) == dict.fromkeys(logs, JobItem.UNCHANGED)
+    items = JobItem.objects.filter(job=job).values_list("key", "winners_before", "winners_after")
+    assert {key: (before, after) for key, before, after in items} == {
+        pk: (winners[pk], _replayed(log)["winners"]) for pk, log in logs.items()
+    }
+
+
+def test_a_result_stored_without_its_digest_is_compared_itself(
+    owner: Any,
+    no_sending: list[Any],
+    django_capture_on_commit_callbacks: Capture,
+    queued: list[Any],
+) -> None:
+    """A result written around the ORM has no digest: the re-score reads and compares the
+    stored result itself, and writes the digest with the result when it rewrites it."""
+    capture = django_capture_on_commit_callbacks
+    logs = _import(owner, capture, _pot_de_vin(3, 800, NAMES))
+    current, stale_id, _ = logs
+    result = Game.objects.get(pk=stale_id).result
+    assert result is not None
+    loser = next(p["seat"] for p in result["players"] if p["seat"] not in result["winners"])
+    Game.objects.filter(pk=stale_id).update(
+        result={**result, "winners": [loser]}, result_digest=None
+    )
+    Game.objects.filter(pk=current).update(result_digest=None)
+
+    job = _rescore(owner, no_sending, capture)
+
+    outcomes = _outcomes(job)
+    assert outcomes.pop(stale_id) == JobItem.WINNERS_CHANGED
+    assert set(outcomes.values()) == {JobItem.UNCHANGED}
+    assert _winners_changed(job) == [(stale_id, [loser], result["winners"])]
+    game = Game.objects.get(pk=stale_id)
+    assert (game.result, game.result_digest) == (result, _hand_digest(result))
+    assert Game.objects.get(pk=current).result_digest is None  # current: not written
 
 
 # --- 2. The job's counters ------------------------------------------------------------------

@@ -44,6 +44,7 @@ from games.records.services.logs import (
     game_import,
     import_plan,
     import_store,
+    log_document_check,
     log_document_clean,
 )
 from games.records.services.players import clean_name, player_create, player_update, players_resolve
@@ -71,6 +72,7 @@ __all__ = [
     "history_event",
     "import_plan",
     "import_store",
+    "log_document_check",
     "log_document_clean",
     "player_create",
     "player_update",

@@ -94,8 +94,13 @@ def games_touch(games: QuerySet[Game]) -> None:
 
 
 def _seats_for(game: Game, players: Sequence[Player]) -> list[Seat]:
-    team_of = {s: i for i, t in enumerate(game.teams or ()) for s in t if isinstance(s, int)}
+    team_of = _team_of(game)
     return [Seat(game=game, seat=i, player=p, team=team_of.get(i)) for i, p in enumerate(players)]
+
+
+def _team_of(game: Game) -> dict[int, int]:
+    """Each seat's team (its index in ``game.teams``), by seat; a seat of no team is absent."""
+    return {s: i for i, t in enumerate(game.teams or ()) for s in t if isinstance(s, int)}
 
 
 def _locked_game(game: Game) -> Game:

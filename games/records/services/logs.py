@@ -17,7 +17,7 @@ from games.records.errors import RecordError
 from games.records.i18n import engine_message
 from games.records.memory import collector_paused
 from games.records.models import MAX_ENTRIES, Club, Game, GameEvent, Round, Seat, name_key
-from games.records.services.common import _clean_notes, _seats_for, history_event
+from games.records.services.common import _clean_notes, _team_of, history_event
 from games.records.services.editions import EditionCache
 from games.records.services.players import _players_by_name, clean_name
 from scoring.engine import LogError, engine_for_log
@@ -71,19 +71,17 @@ PlannedGame = tuple[Game, list[str], list[dict[str, Any]]]
 MAX_IMPORT_ENTRIES = 50 * MAX_ENTRIES
 
 
-def log_document_clean(document: Any) -> dict[str, Any]:
-    """A log document as an import stores it: through the gate of ``stored_json``, without
-    the keys its format does not define, with at most ``MAX_ENTRIES`` entries. A document no
-    engine reads keeps only its ``format``, which is all its refusal needs. Raises
-    ``RecordError`` (malformed, too_many_entries and the gate's codes)."""
+def log_document_check(document: Any) -> None:
+    """Refuse a log document no import may store: one that is not a JSON object, one with more
+    than ``MAX_ENTRIES`` entries, one the gate of ``stored_json`` refuses (``check``: what no
+    database or encoder stores whole). What an import job checks before it stores its documents
+    (``scoring.jobs.import_start``); dropping the keys a format does not define is left to its
+    batches (``log_document_clean(checked=True)``). Raises ``RecordError`` (malformed,
+    too_many_entries and the gate's codes)."""
     if not isinstance(document, dict):
         raise RecordError("malformed", _("a log document is a JSON object"))
-    try:
-        info = engine_for_log(document).info
-    except LogError:
-        stored_json.check(document)
-        return {"format": document.get("format")}
-    entries = document.get(info.entries_key)
+    info = _log_info(document)
+    entries = document.get(info.entries_key) if info is not None else None
     if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
         raise RecordError(
             "too_many_entries",
@@ -91,8 +89,29 @@ def log_document_clean(document: Any) -> dict[str, Any]:
             % {"most": MAX_ENTRIES, "count": len(entries)},
         )
     stored_json.check(document)
+
+
+def log_document_clean(document: Any, *, checked: bool = False) -> dict[str, Any]:
+    """A log document as an import stores it: through the gate of ``stored_json``
+    (``log_document_check``), without the keys its format does not define. A document no
+    engine reads keeps only its ``format``, which is all its refusal needs. ``checked``: it
+    passed ``log_document_check`` already, and is not walked again. Raises ``RecordError``
+    (malformed, too_many_entries and the gate's codes)."""
+    if not checked:
+        log_document_check(document)
+    info = _log_info(document)
+    if info is None:
+        return {"format": document.get("format")}
     cleaned: dict[str, Any] = stored_json.prune(document, stored_json.log_schema(info))
     return cleaned
+
+
+def _log_info(document: dict[str, Any]) -> Any:
+    """The ``GameInfo`` of the engine that reads ``document``; None when none does."""
+    try:
+        return engine_for_log(document).info
+    except LogError:
+        return None
 
 
 def import_store(
@@ -103,20 +122,24 @@ def import_store(
     players = _players_by_name(club, [n for _, names, _ in planned for n in names], owner)
     games = [g for g, _, _ in planned]
     bulk.bulk_insert(games)
-    seats: list[Seat] = []
+    # Rows, not Seat and Round objects: an import job's batch stores thousands of each.
+    seats: list[tuple[int, int, int, int | None, Any, Any]] = []
     rounds: list[tuple[int, int, Any, datetime.datetime]] = []
     now = timezone.now()
     at = 0
     for game, names, logged in planned:
         game_players = players[at : at + len(names)]
         at += len(names)
-        game_seats = _seats_for(game, game_players)
+        result = game.result or {}
         final = game.status == Game.Status.FINISHED
-        adapters.store_result(game, game_seats, game.result or {}, final=final)
-        seats.extend(game_seats)
-        # Rows, not Round objects: a game has a dozen entries or more.
+        adapters.store_result(game, [], result, final=final)
+        team_of = _team_of(game)
+        seats.extend(
+            (game.pk, i, p.pk, team_of.get(i), *adapters.seat_result(result, i, final=final))
+            for i, p in enumerate(game_players)
+        )
         rounds.extend((game.pk, i, entry, now) for i, entry in enumerate(logged, start=1))
-    bulk.bulk_insert(seats)
+    bulk.insert_rows(Seat, ("game", "seat", "player", "team", "score", "rank"), seats)
     bulk.insert_rows(Round, ("game", "number", "data", "created_at"), rounds)
     bulk.bulk_insert([history_event(g, GameEvent.Action.CREATED, owner) for g in games])
     events.results_changed(game_ids=[g.pk for g in games if g.status == Game.Status.FINISHED])
@@ -129,14 +152,14 @@ def import_plan(
     owner: AbstractBaseUser,
     document: dict[str, Any],
     editions: EditionCache,
-    cleaned: bool = False,
+    checked: bool = False,
 ) -> PlannedGame:
     """Replay one log document of any game (its engine chosen by ``format``) into an unsaved
     game. Raises ``LogError`` for an impossible document, ``RecordError`` for one the records
-    refuse (``log_document_clean``, player names, location and notes). ``cleaned``: the
-    document already passed ``log_document_clean`` (an import job's, when it was started), so
-    it is not walked again; it is then the plan's own to change."""
-    doc = document if cleaned else log_document_clean(document)
+    refuse (``log_document_clean``, player names, location and notes). ``checked``: the
+    document already passed ``log_document_check`` (an import job's, when it was started), so
+    it is only pruned here, not walked by the gate again."""
+    doc = log_document_clean(document, checked=checked)
     engine = engine_for_log(doc)
     info = engine.info
     names = doc.get("players")
