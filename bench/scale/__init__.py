@@ -7,25 +7,37 @@ copied from a pool of simulated logs (decoded from their JSON, as stored logs ar
 club's names and dates. Measured, with two worker processes (``--pool solo``, so that the
 process read for its memory is the one that works):
 
-- the load: one import job per club (``scoring.jobs.import_start``), from the first job
-  started to the last one done; target >= 5,000 games/s. The time until the statistics and
-  ratings have followed is printed beside it;
+- the load: one import job per club (``scoring.jobs.import_start``, which only checks the
+  documents against the gate of stored JSON and stores them: the workers' batches clean, replay
+  and store them), from the first job started to the last one done; target >= 2/3 of the
+  database's floor below, measured in the same run and printed beside it. The time
+  ``import_start`` took in this process, and the time until the statistics and ratings have
+  followed, are printed beside it;
 - latency: p50 of a player's statistics, head-to-head and a club's leaderboard, for the same
   players of the first clubs, once the first 10,000 games are loaded and again at GAMES;
   target: at most 1.5 times the first;
 - re-score: a tenth of the games get a stale result (another seat wins, as an engine correction
-  would find), their statistics and ratings made to follow it; then a re-score of every game
+  would find), stored as the code of that engine would have stored it, with the digest of the
+  stale result itself (the re-score compares digests, ``Game.result_digest``), their
+  statistics and ratings made to follow it; then a re-score of every game
   (``scoring.jobs.rescore_start``), timed until the job is done and the statistics and ratings
   have followed; target >= 3,300 games/s. Then every game must have one item and no failure,
   the stale games exactly must have changed winners, and a sample of them must equal a fresh
   replay (results, seats and statistics);
-- the database's own share: 1,000 of the loaded games' rows (record, statistics, ratings,
-  job item) copied out and stored again, no Python at all, timed as the server's CPU; with
-  the machine's cores, the most games a second any import code could reach here;
+- the database's own share (the floor), right after the load: 1,000 of the loaded games' rows
+  (record, statistics, ratings, job item) copied out and stored again, no Python at all, timed
+  as the server's CPU; with the machine's cores, the most games a second any import code could
+  reach here. The load's target is 2/3 of it (``config.LOAD_SHARE``), so that it holds on any
+  machine: a fixed rate would be met or missed by the machine, not the code;
 - memory: each worker's resident size every second during the load and the re-score; flat
   when its last value is within 10% of its value after the first minute;
 - one worker process against two: the re-score of the games of the first months (a date
   filter, about a tenth of them), first with one, then with two.
+
+The summary is a table of every figure with a target: its measured value, its target, met or
+MISSED; what is measured beside them (no target) is listed after it, among which the CPU time a
+game of ``import_start`` in this process and of the workers, during the load and the re-score:
+the machine may run other work, and CPU time is what compares between runs.
 
 Runs on its own PostgreSQL database (``potdevin_bench_scale``) and Redis database 13. A
 million games take about half an hour at the targets, hours below them: try it with

@@ -5,24 +5,47 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 
 from bench.scale.config import FLOOR_GAMES
-from bench.scale.report import Row
 from games.records.models import Game, GameEvent, Round, Seat
 from scoring.models import JobItem, PlayerGame, RatingHistory
 
 
-def database_floor(database_url: str, games: int = FLOOR_GAMES) -> Row:
+@dataclass(frozen=True)
+class Floor:
+    """The database's own share of storing a game: server CPU seconds a game, all its rows and
+    the record's alone (game, seats, entries, commit), and the most games a second that leaves
+    on the machine's cores."""
+
+    games: int
+    per_game: float
+    record_per_game: float
+    cores: int
+
+    @property
+    def rate(self) -> float:
+        return self.cores / self.per_game
+
+    def __str__(self) -> str:
+        return (
+            f"{self.per_game * 1000:.2f} ms of server CPU a game (the record alone "
+            f"{self.record_per_game * 1000:.2f}): <= {self.rate:,.0f} games/s on {self.cores} "
+            "cores"
+        )
+
+
+def database_floor(database_url: str, games: int = FLOOR_GAMES) -> Floor:
     """What PostgreSQL alone spends to store ``games`` of the loaded games again, with no
     Python work at all: their rows as the import job leaves them (the game, its seats, entries
     and history, its statistics and ratings rows, its job item) copied out in COPY's binary
     form, then copied in under new ids and committed (the foreign keys are checked then). The
     server process's CPU time (/proc), the least of three runs on freshly vacuumed tables; the
-    rows are deleted after each. The import target leaves (cores / target) of CPU per game for
-    everything: this much of it is the database's before any code runs."""
+    rows are deleted after each. No import code can store games faster than ``Floor.rate`` on
+    this machine: the load's target is a share of it, measured in the same run."""
     shift = 10**9  # past every id here; the item's key (an int column) too
     models = (Game, Seat, Round, GameEvent, PlayerGame, RatingHistory, JobItem)
     tick = os.sysconf("SC_CLK_TCK")
@@ -83,11 +106,7 @@ def database_floor(database_url: str, games: int = FLOOR_GAMES) -> Row:
         f"server CPU a game ({shown}; runs {', '.join(f'{sum(r.values()):.2f}' for r in runs)} s)",
         flush=True,
     )
-    return Row(
-        f"database alone, {games:,} stored games written again",
-        f"{per_game * 1000:.2f} ms CPU a game (the record alone {record_per_game * 1000:.2f}): "
-        f"<= {cores / per_game:,.0f} games/s on {cores} cores",
-    )
+    return Floor(games, per_game, record_per_game, cores)
 
 
 def vacuum(conn: Any, tables: Sequence[str]) -> None:

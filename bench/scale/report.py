@@ -3,6 +3,7 @@ memory sampled every second, and the summary table."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -82,6 +83,17 @@ def read_status(pid: int) -> dict[str, int]:
     return found if len(found) == 2 else {}
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used so far (user and system, /proc/<pid>/stat); 0 once it
+    has ended."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def memory_row(sampler: MemorySampler) -> Row:
     """Each worker's memory in each phase, printed; the row says whether every one stayed
     flat."""
@@ -108,13 +120,22 @@ def memory_row(sampler: MemorySampler) -> Row:
 
 
 def summary(rows: list[Row]) -> bool:
-    """The table of every figure; whether every target was met."""
+    """The table of every figure with a target (its measured value, its target, met or
+    MISSED), then what was measured beside them; whether every target was met."""
     if not rows:
         return False
-    width = max(len(row.figure) for row in rows)
-    values = max(len(row.value) for row in rows)
+    targeted = [row for row in rows if row.met is not None]
+    others = [row for row in rows if row.met is None]
     print(f"summary, {GAMES:,} games:")
-    for row in rows:
-        verdict = "" if row.met is None else ("met" if row.met else "MISSED")
-        print(f"  {row.figure:<{width}}  {row.value:<{values}}  {row.target:<18} {verdict}")
+    table = [("figure", "measured", "target", "")] + [
+        (row.figure, row.value, row.target, "met" if row.met else "MISSED") for row in targeted
+    ]
+    widths = [max(len(line[k]) for line in table) for k in range(3)]
+    for figure, value, target, verdict in table:
+        print(f"  {figure:<{widths[0]}}  {value:<{widths[1]}}  {target:<{widths[2]}}  {verdict}")
+    if others:
+        print("  measured beside them (no target):")
+        width = max(len(row.figure) for row in others)
+        for row in others:
+            print(f"    {row.figure.strip():<{width}}  {row.value}")
     return all(row.met is not False for row in rows)

@@ -13,7 +13,7 @@ from django.db.models import Count, F
 
 from bench.scale.config import REPLAYED, STALE_EVERY
 from games.records import adapters
-from games.records.models import Game, Seat
+from games.records.models import Game, Seat, result_digest
 from scoring import jobs, stats
 from scoring.jobs import job_progress
 from scoring.models import Job, JobItem, PlayerGame
@@ -22,8 +22,10 @@ from scoring.models import Job, JobItem, PlayerGame
 def plant_stale() -> list[int]:
     """Give one finished game in STALE_EVERY a stale result, as an older engine might have
     stored it: the winning unit (seat, or team) and the last one swap ranks and scores in the
-    result and the seats. The statistics and ratings follow the stale result, so a re-score
-    must rewrite them. Returns the games changed."""
+    result and the seats. Stored as that engine's code would have stored it, with the digest
+    of the stale result itself (``Game.result_digest``): a re-score must find it stale by
+    computing the result again, not by a digest left behind. The statistics and ratings follow
+    the stale result, so a re-score must rewrite them. Returns the games changed."""
     ids = list(
         Game.objects.filter(status=Game.Status.FINISHED)
         .order_by("pk")
@@ -33,19 +35,19 @@ def plant_stale() -> list[int]:
     planted = []
     for chunk in jobs.chunks(ids, 2000):
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT id, result -> 'players' FROM {game_table} WHERE id = ANY(%s)", [chunk]
-            )
-            games, players_json, winners_json = [], [], []
+            cursor.execute(f"SELECT id, result::text FROM {game_table} WHERE id = ANY(%s)", [chunk])
+            games, results_json, digests = [], [], []
             seat_rows: list[list[Any]] = [[], [], [], []]  # game, seat, rank, score
-            for game_id, players in cursor.fetchall():
-                swapped = stale(json.loads(players) if isinstance(players, str) else players)
+            for game_id, text in cursor.fetchall():
+                result = json.loads(text)
+                swapped = stale(result["players"])
                 if swapped is None:
                     continue
                 games.append(game_id)
-                players_json.append(json.dumps(swapped))
                 winners = sorted(p["seat"] for p in swapped if p["rank"] == 1)
-                winners_json.append(json.dumps(winners))
+                result = {**result, "players": swapped, "winners": winners}
+                results_json.append(json.dumps(result))
+                digests.append(result_digest(result))
                 for p in swapped:
                     for column, value in zip(
                         seat_rows, (game_id, p["seat"], p["rank"], p["score"]), strict=True
@@ -54,11 +56,10 @@ def plant_stale() -> list[int]:
             if not games:
                 continue
             cursor.execute(
-                f"UPDATE {game_table} AS g SET result = jsonb_set(jsonb_set(g.result, "
-                "'{players}', v.players), '{winners}', v.winners) FROM (SELECT "
-                "unnest(%s::bigint[]) AS id, unnest(%s::text[])::jsonb AS players, "
-                "unnest(%s::text[])::jsonb AS winners) AS v WHERE g.id = v.id",
-                [games, players_json, winners_json],
+                f"UPDATE {game_table} AS g SET result = v.result, result_digest = v.digest "
+                "FROM (SELECT unnest(%s::bigint[]) AS id, unnest(%s::text[])::jsonb AS result, "
+                "unnest(%s::text[]) AS digest) AS v WHERE g.id = v.id",
+                [games, results_json, digests],
             )
             cursor.execute(
                 f"UPDATE {seat_table} AS s SET rank = v.rank, score = v.score FROM (SELECT "
