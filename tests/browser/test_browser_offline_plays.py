@@ -1,5 +1,5 @@
 """New plays at the table without a network, in headless Chromium at phone size with the service
-worker on: the quick score sheet of Bruges and a play of another game (a named game), opened
+worker on: the quick score sheets of the three games and a play of another game, opened
 once online, open again offline; each is checked on the phone by the project's own pages (an
 impossible sheet is refused beside its seat with the server's words), kept on the phone under
 a key of its own; a new deployment's service worker replaces the old one while they wait; they
@@ -13,15 +13,18 @@ from typing import Any
 import pytest
 
 from games.records import board_games, services
-from games.records.models import Game, IdempotencyKey
+from games.records.models import Game, IdempotencyKey, Player
 from games.web import pwa
+from scoring.engine.potdevin.sheet import COUNT_FIELDS
 from tests.accounts import first_club, make_user
 from tests.browser.pages import sign_in
 from tests.browser.test_browser_bruges_sheet import RANKS, SCORES, SHEET, STATUE_BOX
+from tests.browser.test_browser_complots_result import fill_result
 from tests.browser.test_browser_offline import FIRST_ANSWER_MS, OfflinePage
 
 NAMES = ["Ada", "Bea", "Cy", "Dev"]
-NEW_VERSION = "0123456789abcdef"  # the service worker of a new deployment
+NEW_VERSION = "0123456789abcdef"
+POT_DE_VIN_GEMS = (1, 3, 0)  # the service worker of a new deployment
 
 
 def fill_sheet(page: Any) -> None:
@@ -53,11 +56,13 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     base = live_server.url
     sign_in(page, base, "alice")
     sheet_url, play_url = f"{base}/games/scorepad/bruges/", f"{base}/plays/new/"
-    for url in (play_url, sheet_url):  # opened once online: kept by the service worker
+    sheets = {kind: f"{base}/games/scorepad/{kind}/" for kind in ("pot-de-vin", "complots")}
+    page.goto(play_url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    for url in (*sheets.values(), sheet_url):  # opened once online: kept by the service worker
         page.goto(url)
-        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        page.reload()
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
         page.wait_for_timeout(1500)  # what the phone's copy of the pages reads, cached
 
     context.set_offline(True)
@@ -86,6 +91,18 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     assert page.inner_text("#h-pending") == "Saved on this phone, not sent yet"
     assert page.inner_text("#offline-announce").startswith("Saved on this phone, not sent yet")
 
+    # The other quick sheets: Pot de Vin's final tableaux, Complots' order of elimination.
+    page.goto(sheets["pot-de-vin"])
+    for seat, (name, gems) in enumerate(zip(NAMES[:3], POT_DE_VIN_GEMS, strict=True)):
+        page.fill(f"#id_player_{seat}", name)
+        page.fill(f"#id_t{seat}_gems", str(gems))
+    page.click('#scorepad button[type="submit"]')
+    kept(page, 1)
+    page.goto(sheets["complots"])
+    fill_result(page, NAMES[:3], [1, 2])  # Bea out first, then Cy: Ada won
+    page.click("#scorepad button[type=submit]")
+    kept(page, 1)
+
     page.goto(play_url)
     page.select_option("#id_board_game", str(carcassonne.pk))
     for seat, (name, score) in enumerate([("Ada", "12"), ("Bea", "30")]):
@@ -93,7 +110,7 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
         page.fill(f"#id_score_{seat}", score)
     page.click("#play-save")
     kept(page, 1)
-    assert "2 entries wait to be sent." in page.inner_text("#offline-banner")
+    assert "4 entries wait to be sent." in page.inner_text("#offline-banner")
     assert not Game.objects.exists()
 
     # A new version of the site is deployed while the server cannot take them yet (a proxy's
@@ -118,8 +135,8 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
         polling=200,
     )
     assert [k for k in old_caches if k.startswith("static-")] != [f"static-{NEW_VERSION}"]
-    kept(page, 1)  # this page's play, and the sheet's on its own page
-    assert "2 entries wait to be sent." in page.inner_text("#offline-banner")
+    kept(page, 1)  # this page's play, and each sheet's on its own page
+    assert "4 entries wait to be sent." in page.inner_text("#offline-banner")
     assert not Game.objects.exists()
 
     # The server takes them: each play sent once, and scored by the server.
@@ -128,11 +145,25 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     page.wait_for_selector("#pending", state="detached", timeout=60_000)
     page.goto(sheet_url)
     page.wait_for_selector("#offline-banner", state="hidden")
-    assert Game.objects.count() == 2
+    assert Game.objects.count() == 4
+    plot = Game.objects.get(game_type="complots")
+    assert [s.rank for s in plot.seats.order_by("seat")] == [1, 3, 2]  # K4
+    # Pot de Vin's sheet as the server scores the same tableaux sent straight to it.
+    sent = Game.objects.get(game_type="pot-de-vin")
+    straight = services.scorepad_game_create(
+        club=first_club(),
+        owner=user,
+        players=list(Player.objects.filter(name__in=NAMES[:3]).order_by("name")),
+        game_type="pot-de-vin",
+        edition=sent.edition,
+        sheet=[{**dict.fromkeys(COUNT_FIELDS, 0), "gems": gems} for gems in POT_DE_VIN_GEMS],
+    )
+    assert sent.result["players"] == straight.result["players"]
+    assert [s.player.name for s in sent.seats.order_by("seat")] == NAMES[:3]
     bruges = Game.objects.get(game_type="bruges")
     seats = [(s.score, s.rank) for s in bruges.seats.order_by("seat")]
     assert seats == list(zip(SCORES, RANKS, strict=True))
     play = Game.objects.get(board_game=carcassonne)
     assert [(s.score, s.rank) for s in play.seats.order_by("seat")] == [(12, 2), (30, 1)]
-    assert IdempotencyKey.objects.filter(user=user, status=302).count() == 2
+    assert IdempotencyKey.objects.filter(user=user, status=302).count() == 4
     context.close()
