@@ -285,6 +285,7 @@ def test_every_page_shows_only_marked_text_and_every_marked_text_is_translated(
     pages.get(reverse("web:manifest"))
     pages.get(reverse("web:service-worker"))
     pages.get(reverse("web:engine-app", args=[offline_app.built_app().digest]))
+    pages.get(reverse("web:new-play-offline"))  # what a new play's pages read offline
 
     _club_pages(pages, staff_user, allowed)
     _every_play_pages(pages)
