@@ -54,22 +54,29 @@ def _playwright(
             connection.close()
 
 
+def _on_profile(pw: Any, profile: Path, **options: Any) -> Any:
+    """Debian's Chromium on the profile in ``profile``, at phone size, with these context
+    options."""
+    context = pw.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+        **options,
+    )
+    context.set_default_timeout(15_000)
+    return context
+
+
 @pytest.fixture
 def browser(
     skip_or_fail: Callable[[str], None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> Iterator[Any]:
     """A Chromium context with a fresh profile, at phone size."""
     with _playwright(skip_or_fail, monkeypatch) as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport=PHONE,
-            # The service worker only where a test is about it (test_browser_offline).
-            service_workers="block",
-        )
-        context.set_default_timeout(15_000)
+        # The service worker only where a test is about it (test_browser_offline).
+        context = _on_profile(pw, tmp_path / "profile", service_workers="block")
         try:
             yield context
         finally:
@@ -87,18 +94,9 @@ def phone_profile(
     with _playwright(skip_or_fail, monkeypatch) as pw:
 
         def context(locale: str = "it-IT", **options: Any) -> Any:
-            opened = pw.chromium.launch_persistent_context(
-                str(tmp_path / "phone"),
-                executable_path=CHROMIUM,
-                headless=True,
-                args=CHROMIUM_ARGS,
-                viewport=PHONE,
-                locale=locale,
-                service_workers="allow",
-                **options,
+            return _on_profile(
+                pw, tmp_path / "phone", locale=locale, service_workers="allow", **options
             )
-            opened.set_default_timeout(15_000)
-            return opened
 
         yield context
 

@@ -18,24 +18,19 @@ from games.web import pwa
 from scoring.engine.potdevin.sheet import COUNT_FIELDS
 from tests.accounts import first_club, make_user
 from tests.browser.pages import sign_in
-from tests.browser.test_browser_bruges_sheet import RANKS, SCORES, SHEET, STATUE_BOX
+from tests.browser.test_browser_bruges_sheet import RANKS, SCORES
 from tests.browser.test_browser_complots_result import fill_result
+from tests.browser.test_browser_keep import fill_seat
 from tests.browser.test_browser_offline import FIRST_ANSWER_MS, OfflinePage
 
 NAMES = ["Ada", "Bea", "Cy", "Dev"]
-NEW_VERSION = "0123456789abcdef"
-POT_DE_VIN_GEMS = (1, 3, 0)  # the service worker of a new deployment
+NEW_VERSION = "0123456789abcdef"  # the service worker of a new deployment
+POT_DE_VIN_GEMS = (1, 3, 0)
 
 
 def fill_sheet(page: Any) -> None:
     for seat, name in enumerate(NAMES):
-        page.fill(f"#id_player_{seat}", name)
-        for key, value in SHEET[seat].items():
-            if key == "statues":
-                for statue in value:
-                    page.check(f"#id_s{seat}_statues_{STATUE_BOX[statue]}")
-            else:
-                page.fill(f"#id_s{seat}_{key}", str(value))
+        fill_seat(page, seat, name)
 
 
 def kept(page: Any, count: int) -> None:
