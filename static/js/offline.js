@@ -110,6 +110,24 @@
     return null;
   }
 
+  // An entry kept on the phone, waiting to be sent to ``url``; ``number``: the round or turn
+  // it was made for (a game's entry only).
+  function pendingEntry(fields, url, game, label, number) {
+    var entry = {
+      key: keyOf(fields),
+      url: url,
+      game: game,
+      fields: fields,
+      label: label,
+      savedAt: new Date().toISOString(),
+      seq: Date.now() + Math.random(),
+      state: "waiting",
+      refusal: "",
+    };
+    if (number !== undefined) entry.number = number;
+    return entry;
+  }
+
   function keep(entry) {
     return put(entry).then(function () {
       if ("serviceWorker" in navigator && "SyncManager" in window) {
@@ -182,18 +200,9 @@
       var saved = doc.querySelector(".messages .success");
       var stored = answer.location && answer.status === 200 && saved &&
         !doc.querySelector(".messages .warning, .messages .error");
-      var kept = stored && key ? keep({
-        key: key,
-        url: path,
-        game: GAME,
-        number: numberOf(fields),
-        fields: fields,
-        label: saved.textContent.trim(),
-        savedAt: new Date().toISOString(),
-        seq: Date.now() + Math.random(),
-        state: "waiting",
-        refusal: "",
-      }) : Promise.resolve();
+      var kept = stored && key ?
+        keep(pendingEntry(fields, path, GAME, saved.textContent.trim(), numberOf(fields))) :
+        Promise.resolve();
       return kept.then(function () {
         if (stored) form.dispatchEvent(new CustomEvent("potdevin:kept", { bubbles: true }));
         if (answer.location) history.replaceState(null, "", answer.location);
@@ -220,17 +229,7 @@
         return;
       }
       var saved = doc.querySelector(".messages .success") || doc.querySelector("h1");
-      var entry = {
-        key: keyOf(fields),
-        url: path,
-        game: location.pathname,
-        fields: fields,
-        label: saved ? saved.textContent.trim() : document.title,
-        savedAt: new Date().toISOString(),
-        seq: Date.now() + Math.random(),
-        state: "waiting",
-        refusal: "",
-      };
+      var entry = pendingEntry(fields, path, location.pathname, saved ? saved.textContent.trim() : document.title);
       var said = interpolate(gettext("Saved on this phone, not sent yet: %(entry)s."), { entry: entry.label }, true);
       return keep(entry).then(function () {
         form.dispatchEvent(new CustomEvent("potdevin:kept", { bubbles: true }));  // its draft goes (keep.js)
@@ -265,17 +264,8 @@
   function keptAsItIs(form, submitter) {
     var fields = fieldsOf(form, submitter);
     var heading = form.querySelector("h2, legend");
-    var entry = {
-      key: keyOf(fields),
-      url: pathOf(form),
-      game: location.pathname,
-      fields: fields,
-      label: (heading && heading.textContent.trim()) || document.title,
-      savedAt: new Date().toISOString(),
-      seq: Date.now() + Math.random(),
-      state: "waiting",
-      refusal: "",
-    };
+    var entry = pendingEntry(fields, pathOf(form), location.pathname,
+      (heading && heading.textContent.trim()) || document.title);
     return keep(entry).then(function () {
       form.reset();
       announce(interpolate(gettext("Saved on this phone, not sent yet: %(entry)s."), { entry: entry.label }, true));
