@@ -70,8 +70,14 @@
   }
   function put(entry) { return run("readwrite", function (store) { return store.put(entry); }); }
   function drop(key) { return run("readwrite", function (store) { return store.delete(key); }); }
-  function exists(key) {
-    return run("readonly", function (store) { return store.count(key); }).then(function (n) { return n > 0; });
+  // Written only if it is still kept, in one transaction: an entry the person drops while its
+  // answer is on the way never comes back.
+  function putIfKept(entry) {
+    return run("readwrite", function (store) {
+      var found = store.get(entry.key);
+      found.onsuccess = function () { if (found.result) store.put(entry); };
+      return found;
+    });
   }
 
   // The entries of a game the phone's copy builds on: those waiting, up to a refused one.
@@ -360,12 +366,9 @@
         var refused = !response.ok || !response.redirected ||
           doc.querySelector(".messages .warning, .messages .error");
         if (!refused) return "sent";
-        return exists(entry.key).then(function (still) {
-          if (!still) return "refused";  // dropped by the person meanwhile: never kept again
-          entry.state = "refused";
-          entry.refusal = refusalOf(doc);
-          return put(entry).then(function () { return "refused"; });
-        });
+        entry.state = "refused";
+        entry.refusal = refusalOf(doc);
+        return putIfKept(entry).then(function () { return "refused"; });
       });
     }, function () {
       clearTimeout(timer);
