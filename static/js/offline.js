@@ -37,6 +37,7 @@
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
     navigator.serviceWorker.addEventListener("message", function (event) {
       if (event.data && event.data.type === "potdevin-send") sendAll();
+      if (event.data && event.data.type === "potdevin-unanswered") unanswered(event.data.url);
     });
   }
 
@@ -279,13 +280,64 @@
     });
   }
 
+  // A form sent online whose answer never came (the service worker says so: the server is
+  // stopped or unreachable, a 5xx, a timeout): the page is still here, the form as typed.
+  var lastSent = null;
+  var UNANSWERED_WINDOW_MS = SEND_TIMEOUT_MS + 5000;
+
+  function unanswered(url) {
+    var sent = lastSent;
+    lastSent = null;
+    if (!sent || Date.now() - sent.at > UNANSWERED_WINDOW_MS) return;
+    if (new URL(url, location.href).pathname !== pathOf(sent.form)) return;
+    document.dispatchEvent(new CustomEvent("potdevin:unanswered"));  // the page's busy buttons
+    if (!sent.form.querySelector("input[name=idempotency_key]")) {
+      announce(gettext("This needs the connection: try again when it is back."));
+      return;
+    }
+    keepOffline(sent.form, sent.submitter);
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!(form instanceof HTMLFormElement) || navigator.onLine) return;
+    if (!(form instanceof HTMLFormElement)) return;
+    if (navigator.onLine) {
+      if ((form.getAttribute("method") || "").toLowerCase() === "post") {
+        lastSent = { form: form, submitter: event.submitter || null, at: Date.now() };
+      }
+      return;
+    }
     if (!form.querySelector("input[name=idempotency_key]")) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    var submitter = event.submitter || null;
+    keepOffline(form, event.submitter || null);
+  }, true);
+
+  // A form that cannot reach the server, kept on the phone: a game's entry and a new play
+  // checked by the phone's copy of the pages, anything else kept as it is.
+  function keepOffline(form, submitter) {
+    var key = keyOf(fieldsOf(form, submitter));
+    return all().then(function (entries) {
+      var same = entries.filter(function (e) { return e.key === key; })[0];
+      if (same && sameFields(same.fields, fieldsOf(form, submitter))) {
+        // The same Save tapped again: it is kept once.
+        announce(interpolate(gettext("Saved on this phone, not sent yet: %(entry)s."), { entry: same.label }, true));
+        return;
+      }
+      // A page shown again from the phone's cache holds a key already used for another entry.
+      if (same) renewKeys();
+      checkedAndKept(form, submitter);
+    });
+  }
+
+  function sameFields(one, other) {
+    var what = function (fields) {
+      return JSON.stringify(fields.filter(function (f) { return f[0] !== "csrfmiddlewaretoken"; }));
+    };
+    return what(one) === what(other);
+  }
+
+  function checkedAndKept(form, submitter) {
     if (GAME && pathOf(form).indexOf(GAME) === 0 && window.Worker) {
       answeredOffline(form, submitter).catch(function () {
         busy(false);
@@ -300,7 +352,7 @@
     } else {
       keptAsItIs(form, submitter);
     }
-  }, true);
+  }
 
   // Online: keep what the game's page needs offline (the copy and the app's pages, cached by
   // the service worker); offline with entries kept: the game as the phone has it.
@@ -318,6 +370,11 @@
       renewKeys();
       return;
     }
+    asOnThePhone();
+  }
+
+  // The game as the phone has it (the entries kept on it, in), when the server cannot say.
+  function asOnThePhone() {
     all().then(function (entries) {
       if (!chain(entries, GAME).length || window.potdevinShown === location.href) return;
       busy(true);
@@ -385,6 +442,7 @@
 
   function sendEach() {
     var sent = 0;
+    var unreached = false;
     return all().then(function (entries) {
       var waiting = entries.filter(function (e) { return e.state === "waiting"; });
       if (!waiting.length) return null;
@@ -400,18 +458,22 @@
             return sendOne(entry, token).then(function (result) {
               if (result === "sent") { sent += 1; return drop(entry.key).then(function () { return "go"; }); }
               if (result === "refused") blocked[entry.game] = true;
+              if (result === "offline") unreached = true;
               return result;
             });
           });
         }, Promise.resolve("go"));
       });
-    }).catch(function () { return "offline"; }).then(function () {
+    }).catch(function () { unreached = true; }).then(function () {
       sending = null;
       if (sent && location.pathname.indexOf("/games/") === 0) {
         location.reload();
         return;
       }
       show();
+      // Online, but the server does not answer: this page may be its last copy, without the
+      // entries kept since; the game goes on as the phone has it.
+      if (unreached && GAME && document.querySelector("form input[name=idempotency_key]")) asOnThePhone();
     });
   }
 

@@ -1,6 +1,6 @@
 /* The review before saving an entry (the page's own step, the same with or without this script,
    for every game): the "Save" button is focused, so one tap or Enter saves, and a second tap
-   sends nothing; after Back the buttons work again. */
+   sends nothing; after Back, or a Save the server never answered, the buttons work again. */
 (function () {
   "use strict";
   var review = document.getElementById("entry-review");
@@ -11,8 +11,9 @@
     review.scrollIntoView({ block: "start" });
     if (save) save.focus({ preventScroll: true });
   };
+  // A page the phone wrote itself (static/js/offline.js) may say "complete" before its load.
   if (document.readyState === "complete") focusSave();
-  else window.addEventListener("load", function () { window.setTimeout(focusSave, 0); });
+  window.addEventListener("load", function () { window.setTimeout(focusSave, 0); });
   review.addEventListener("submit", function () {
     window.setTimeout(function () {
       review.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
@@ -21,8 +22,12 @@
   // Back to this page after it was sent (the browser keeps pages as they were left): its
   // buttons work again; the server answers a review the game has left with the game as it is
   // now.
-  window.addEventListener("pageshow", function (event) {
-    if (!event.persisted) return;
+  function enable() {
     review.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+  }
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) enable();
   });
+  // Sent, but the server never answered (static/js/offline.js keeps the entry): still here.
+  document.addEventListener("potdevin:unanswered", enable);
 })();

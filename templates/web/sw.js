@@ -2,7 +2,8 @@
 // Static files: from the cache first (their cache is this version's). The engine's files (their
 // URLs are versioned): from the cache first, kept across versions. Pages: from the network first;
 // a game's page (a member's or a share link's) and the pages of a new play (the quick score
-// sheets, another game's play) are kept as last seen, and shown again offline.
+// sheets, another game's play) are kept as last seen, and shown again offline or while the server
+// does not answer. A form sent while the server does not answer stays on its page, as typed.
 "use strict";
 const VERSION = "{{ version }}";
 const STATIC = "static-" + VERSION;
@@ -16,6 +17,9 @@ const GAME_PAGE = /^\/(games\/\d+|shared\/[A-Za-z0-9_-]{32}|games\/scorepad(\/[a
 // (games/web/offline_app.py).
 const SNAPSHOT = /^\/(games\/\d+|plays)\/offline\.json$/;
 const OFFLINE_TEXT = "{{ offline_text|escapejs }}";
+// No answer in this time is no answer: the form is kept on the phone (its key makes a late
+// first answer harmless: the entry is stored once).
+const SEND_TIMEOUT_MS = 15000;
 
 async function precacheEngine() {
   try {
@@ -81,7 +85,9 @@ async function page(request, url) {
       const copy = response.clone();
       await (await caches.open(PAGES)).put(url.pathname, copy);
     }
-    return response;
+    if (response.status < 500) return response;
+    // A 5xx (the server down behind a proxy): the page as last seen, if the phone has it.
+    return (await caches.match(url.pathname, { cacheName: PAGES, ignoreVary: true })) || response;
   } catch (error) {
     const cached = await caches.match(url.pathname, { cacheName: PAGES, ignoreVary: true });
     if (cached) return cached;
@@ -92,11 +98,36 @@ async function page(request, url) {
   }
 }
 
+// A form sent while the phone believes it is online (the Wi-Fi is up) but the server does not
+// answer: stopped, unreachable, a 5xx, or nothing within SEND_TIMEOUT_MS. Instead of the
+// browser's error page (and what was typed, gone), the page stays as it is (a 204 navigates
+// nowhere) and is told, and keeps the entry as it would offline (static/js/offline.js).
+async function formSent(request) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), SEND_TIMEOUT_MS);
+  try {
+    const response = await fetch(request, { signal: controller.signal });
+    if (response.status < 500) return response;
+  } catch (error) {
+    // No answer: as offline.
+  } finally {
+    clearTimeout(timer);
+  }
+  for (const client of await self.clients.matchAll({ type: "window" })) {
+    client.postMessage({ type: "potdevin-unanswered", url: request.url });
+  }
+  return new Response(null, { status: 204 });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && request.mode === "navigate") {
+    event.respondWith(formSent(request));
+    return;
+  }
+  if (request.method !== "GET") return;
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(fromCacheFirst(request, STATIC));
   } else if (url.pathname.startsWith("/engine/") && url.pathname !== ENGINE_MANIFEST) {

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.db import connections
 from django.db.backends.signals import connection_created
+from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 
 from tests.browser.pages import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE
 
@@ -121,3 +124,95 @@ def chromium(
             yield context
         finally:
             launched.close()
+
+
+class _ClosingServer(ThreadedWSGIServer):
+    """Django's threaded test server, stopped as a process is: its open connections close with
+    it (a keep-alive connection would go on answering), and it binds with SO_REUSEADDR, as its
+    accepted connections then do, so that it starts again on the same port at once (Django's
+    test server binds without it, and its closed connections hold the port for a minute)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        with self._lock:
+            still_open = list(self._open)
+        for connection in still_open:
+            with suppress(OSError):  # closed meanwhile
+                connection.shutdown(socket.SHUT_RDWR)
+
+
+class _StoppableThread(LiveServerThread):
+    def _create_server(self, connections_override: Any = None) -> _ClosingServer:
+        return _ClosingServer(
+            (self.host, self.port),
+            QuietWSGIRequestHandler,
+            allow_reuse_address=True,
+            connections_override=connections_override,
+        )
+
+    def terminate(self) -> None:
+        if hasattr(self, "httpd"):
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd.close_connections()
+        self.join()
+
+
+class StoppableServer:
+    """The site, served as ``live_server`` serves it (the same database and static files), by
+    a server the test stops and starts again on the same address: stopped, every connection
+    to it is refused, as when the process is down."""
+
+    def __init__(self, like: Any) -> None:
+        self._like = like.thread
+        self._thread: _StoppableThread | None = None
+        self.port = 0
+        self.start()
+
+    def start(self) -> None:
+        thread = _StoppableThread(
+            self._like.host,
+            static_handler=self._like.static_handler,
+            connections_override=self._like.connections_override,
+            port=self.port,
+        )
+        thread.daemon = True
+        thread.start()
+        thread.is_ready.wait()
+        if thread.error:
+            raise thread.error
+        self.port = thread.port
+        self._thread = thread
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._thread.terminate()
+            self._thread = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self._like.host}:{self.port}"
+
+
+@pytest.fixture
+def stoppable_server(live_server: Any) -> Iterator[StoppableServer]:
+    """The site on a server the test can stop and start again (``stop()``, ``start()``)."""
+    server = StoppableServer(live_server)
+    try:
+        yield server
+    finally:
+        server.stop()

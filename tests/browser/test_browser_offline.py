@@ -4,9 +4,10 @@ size, for each game: a game page opened before opens again offline under a banne
 entries are made offline exactly as online (the same steps, Review and Save, checked by the
 same engine), each building on the one before; they are kept on the phone through a reload and
 the browser closed and started again, listed as "saved on this phone, not sent yet", stay there
-while the server is down (refused connections, a proxy's 502), and are sent once each when it
-is back; the game then equals the engine's replay of its log. Each game is played in another of
-the three languages.
+while the server is down (stopped, then behind a proxy answering 502), and are sent once each
+when it starts again; an entry saved while the phone is online but the server stopped is kept
+alike (no browser error page); the game then equals the engine's replay of its log. Each game
+is played in another of the three languages.
 
 The games are simulated (their seeds below); ``POTDEVIN_OFFLINE_GAMES=10`` plays ten of each
 instead of one (with the network cut at a different entry in each)."""
@@ -185,7 +186,7 @@ def stored(game: Game) -> list[Any]:
 )
 @pytest.mark.django_db(transaction=True)
 def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
-    live_server: Any,
+    stoppable_server: Any,
     phone_profile: Any,
     spec: tuple[str, Game_, Enter, str],
     seed: int,
@@ -196,13 +197,15 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
     user = make_user("alice")
     game, log = make(user, seed)
     total = min(len(log[entries_key]), CLICKABLE.get(name, 99))
-    # The network is cut after an entry made online, for three entries in a row (fewer when
-    # the game is shorter); the seed says where.
+    # After an entry made online (the seed says which), the server stops: the next entry is
+    # saved with the phone still online; then the network is cut for the next ones: three
+    # entries in a row without the server (fewer when the game is shorter).
     online = random.Random(seed).randint(1, max(1, min(3, total - 3)))
     offline = max(1, min(3, total - online))
+    server = stoppable_server
     context = phone_profile(language)
     page = context.new_page()
-    base = live_server.url
+    base = server.url
     sign_in(page, base, "alice")
     url = f"{base}/games/{game.pk}/"
     page.goto(url)
@@ -213,16 +216,28 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
         enter(page, log, number)
     page.wait_for_timeout(1500)  # the game's copy and the app's pages, cached
 
-    context.set_offline(True)
-    page.reload()  # opens offline, as last seen
-    page.wait_for_selector("#offline-banner:not([hidden])")
-    assert words["offline"] in page.inner_text("#offline-banner")
     phone = OfflinePage(page)
-    for number in range(online + 1, online + offline + 1):
-        enter(phone, log, number)
+
+    def saved_on_the_phone(number: int) -> None:
         saved = words["saved"][name].format(n=number)
         assert saved in page.inner_text(".messages"), page.inner_text("main")
         assert page.inner_text("#h-pending") == words["pending"]
+
+    # The server stops; the phone, still online, sends the next entry and gets no answer: the
+    # page stays (no browser error page), checks the entry on the phone and keeps it.
+    server.stop()
+    enter(phone, log, online + 1)
+    saved_on_the_phone(online + 1)
+    assert page.locator("#pending li").count() == 1
+
+    context.set_offline(True)
+    page.reload()  # opens offline, as last seen, then as the phone has it: the entry kept in
+    page.wait_for_function("window.potdevinShown === location.href", timeout=FIRST_ANSWER_MS)
+    page.wait_for_selector("#offline-banner:not([hidden])")
+    assert words["offline"] in page.inner_text("#offline-banner")
+    for number in range(online + 2, online + offline + 1):
+        enter(phone, log, number)
+        saved_on_the_phone(number)
     one, many = words["waiting"]
     assert (one if offline == 1 else many.format(n=offline)) in page.inner_text("#offline-banner")
     assert page.locator("#pending li").count() == offline
@@ -240,29 +255,30 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
     )
     page.wait_for_selector("#offline-banner:not([hidden])")
 
-    # The network is back but the server is down: refused connections, then a proxy's 502 to
-    # each write. Both mean "still offline": every entry stays on the phone, none is refused.
-    def server_down(route: Any) -> None:
-        route.abort("connectionrefused")
-
+    # The network is back but the server is still stopped, then behind a proxy that answers
+    # 502 to each write. Both mean "still offline": every entry stays on the phone, none is
+    # refused.
     def proxy_error(route: Any) -> None:
         if route.request.method == "POST":
             route.fulfill(status=502, body="Bad Gateway")
         else:
             route.abort("connectionrefused")
 
-    for answer in (server_down, proxy_error):
-        context.route("**/*", answer)
-        context.set_offline(False)
+    context.set_offline(False)
+    for proxy in (False, True):
+        if proxy:
+            context.route("**/*", proxy_error)
         page.wait_for_selector("#send-now:not([hidden])")
         page.click("#send-now")
         page.wait_for_timeout(1000)
         assert page.locator("#pending li").count() == offline
         assert not page.locator("#pending p.error").count(), page.inner_text("#pending")
         assert len(stored(game)) == online
-        context.unroute("**/*", answer)
+    context.unroute("**/*", proxy_error)
 
-    # The server is back: each entry sent once, in order; the page shows the game as stored.
+    # The server starts again: each entry sent once, in order; the page shows the game as
+    # stored.
+    server.start()
     with page.expect_navigation(timeout=60_000):
         page.click("#send-now")
     page.wait_for_selector("#pending", state="detached")

@@ -1,9 +1,11 @@
 """New plays at the table without a network, in headless Chromium at phone size with the service
-worker on: the quick score sheets of the three games and a play of another game, opened
-once online, open again offline; each is checked on the phone by the project's own pages (an
-impossible sheet is refused beside its seat with the server's words), kept on the phone under
-a key of its own; a new deployment's service worker replaces the old one while they wait; they
-are sent once when the server takes them, then scored as the server scores it.
+worker on, in each of the three languages: the quick score sheets of the three games and a
+play of another game, opened once online, open again offline; each is checked on the phone by
+the project's own pages (an impossible sheet is refused beside its seat with the server's
+words), kept on the phone under a key of its own; the play of another game is saved with the
+phone online and the server stopped, and kept alike; a new deployment's service worker replaces
+the old one while they wait; they are sent once when the server takes them, then scored as the
+server scores it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,17 @@ from tests.browser.pages import sign_in
 from tests.browser.test_browser_bruges_sheet import RANKS, SCORES
 from tests.browser.test_browser_complots_result import fill_result
 from tests.browser.test_browser_keep import fill_seat
-from tests.browser.test_browser_offline import FIRST_ANSWER_MS, OfflinePage
+from tests.browser.test_browser_offline import FIRST_ANSWER_MS, LANGUAGES, WORDS, OfflinePage
 
 NAMES = ["Ada", "Bea", "Cy", "Dev"]
 NEW_VERSION = "0123456789abcdef"  # the service worker of a new deployment
 POT_DE_VIN_GEMS = (1, 3, 0)
+# The Bruges sheet's refusal of B3 by language (the catalogues, read by hand).
+STATUE_REFUSED = {
+    "en-GB": "Bea: statues: the statue of 6 cannot be taken",
+    "it-IT": "Bea: statue: la statua da 6 non si può prendere",
+    "pt-BR": "Bea: estátuas: a estátua de 6 não pode ser obtida",
+}
 
 
 def fill_sheet(page: Any) -> None:
@@ -39,16 +47,19 @@ def kept(page: Any, count: int) -> None:
     )
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.django_db(transaction=True)
 def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_sent_once(
-    live_server: Any, phone_profile: Any, monkeypatch: pytest.MonkeyPatch
+    stoppable_server: Any, phone_profile: Any, monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
+    words = WORDS[language]
     services.editions_ensure_builtin()
     user = make_user("alice")
     carcassonne = board_games.board_game_create(club=first_club(), name="Carcassonne", by=user)
-    context = phone_profile("en-GB")
+    server = stoppable_server
+    context = phone_profile(language)
     page = context.new_page()
-    base = live_server.url
+    base = server.url
     sign_in(page, base, "alice")
     sheet_url, play_url = f"{base}/games/scorepad/bruges/", f"{base}/plays/new/"
     sheets = {kind: f"{base}/games/scorepad/{kind}/" for kind in ("pot-de-vin", "complots")}
@@ -72,7 +83,7 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
         page.click('#scorepad button[type="submit"]')
     error = page.locator("#sheet-1 .seat-error")
     assert error.count() == 1
-    assert error.inner_text().startswith("Bea: statues: the statue of 6 cannot be taken")
+    assert error.inner_text().startswith(STATUE_REFUSED[language])
     assert not page.locator("#pending li").count()
 
     # Put right where it was refused: kept on the phone, and a blank sheet for the next play.
@@ -83,8 +94,8 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
         "document.querySelector('#id_player_0').value === ''", timeout=FIRST_ANSWER_MS
     )
     kept(page, 1)
-    assert page.inner_text("#h-pending") == "Saved on this phone, not sent yet"
-    assert page.inner_text("#offline-announce").startswith("Saved on this phone, not sent yet")
+    assert page.inner_text("#h-pending") == words["pending"]
+    assert page.inner_text("#offline-announce").startswith(words["pending"])
 
     # The other quick sheets: Pot de Vin's final tableaux, Complots' order of elimination.
     page.goto(sheets["pot-de-vin"])
@@ -98,18 +109,23 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     page.click("#scorepad button[type=submit]")
     kept(page, 1)
 
-    page.goto(play_url)
+    # The Wi-Fi is back but the server is stopped: the play's Save gets no answer, and the
+    # page, still there as typed, checks it and keeps it as offline.
+    server.stop()
+    context.set_offline(False)
+    page.goto(play_url)  # the page as last seen
     page.select_option("#id_board_game", str(carcassonne.pk))
     for seat, (name, score) in enumerate([("Ada", "12"), ("Bea", "30")]):
         page.fill(f"#id_player_{seat}", name)
         page.fill(f"#id_score_{seat}", score)
     page.click("#play-save")
     kept(page, 1)
-    assert "4 entries wait to be sent." in page.inner_text("#offline-banner")
+    four_wait = words["waiting"][1].format(n=4)
+    assert four_wait in page.inner_text("#offline-banner")
     assert not Game.objects.exists()
 
     # A new version of the site is deployed while the server cannot take them yet (a proxy's
-    # 502): its service worker replaces the old one, and both plays are still on the phone.
+    # 502): its service worker replaces the old one, and the plays are still on the phone.
     def not_yet(route: Any) -> None:
         if route.request.method == "POST":
             route.fulfill(status=502, body="Bad Gateway")
@@ -119,8 +135,8 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     old_caches = page.evaluate("caches.keys()")
     urls, _ = pwa._static_files()
     monkeypatch.setattr(pwa, "_static_files", lambda: (urls, NEW_VERSION))
+    server.start()
     context.route("**/*", not_yet)
-    context.set_offline(False)
     page.reload()
     page.wait_for_function(
         f"caches.keys().then(k => k.includes('static-{NEW_VERSION}'))", polling=200
@@ -131,7 +147,7 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     )
     assert [k for k in old_caches if k.startswith("static-")] != [f"static-{NEW_VERSION}"]
     kept(page, 1)  # this page's play, and each sheet's on its own page
-    assert "4 entries wait to be sent." in page.inner_text("#offline-banner")
+    assert four_wait in page.inner_text("#offline-banner")
     assert not Game.objects.exists()
 
     # The server takes them: each play sent once, and scored by the server.
