@@ -4,7 +4,7 @@ through the services."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -13,9 +13,18 @@ from django.contrib.auth import get_user_model
 from games.records import services
 from games.records.models import Edition, Game
 from tests.accounts import first_club
+from tests.records.migrations import latest, migrate
 
 COMPLOTS = "complots"
 POT_DE_VIN = "pot-de-vin"
+
+
+@pytest.fixture
+def back_to_latest(transactional_db: None) -> Iterator[None]:
+    """Whatever a test of a data migration does, the test database ends in the latest state
+    (the flush after a transactional test, and the tests after it, expect its tables)."""
+    yield
+    migrate(latest())
 
 
 @pytest.fixture

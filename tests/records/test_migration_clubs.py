@@ -11,7 +11,6 @@ forwards again. A fresh database gets the club too."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,7 +21,11 @@ from django.utils import timezone
 
 from tests.records.migrations import latest, migrate
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.usefixtures("back_to_latest"),
+]
 
 BEFORE = [("games", "0009_game_shares"), ("scoring", "0006_stats_per_game_type")]
 GAME_TYPES = {"pot-de-vin": (3, 4, 5), "complots": (2, 3, 4, 5, 6), "bruges": (2, 3, 4)}
@@ -57,14 +60,6 @@ NEW_FIELDS = {
     "failed",
     "result_digest",
 }
-
-
-@pytest.fixture
-def back_to_latest(transactional_db: None) -> Iterator[None]:
-    """Whatever happens, the test database ends in the latest state (the flush after a
-    transactional test, and the tests after it, expect its tables)."""
-    yield
-    migrate(latest())
 
 
 def _snapshot(apps: Any) -> dict[tuple[str, str], dict[int, dict[str, Any]]]:
@@ -300,7 +295,7 @@ def _assert_in_one_club(
     return club
 
 
-def test_everything_stored_before_clubs_goes_into_one_club_and_back(back_to_latest: None) -> None:
+def test_everything_stored_before_clubs_goes_into_one_club_and_back() -> None:
     old = migrate(BEFORE)
     stored = _store_before_clubs(old)
     before = _snapshot(old)
@@ -336,7 +331,7 @@ def test_everything_stored_before_clubs_goes_into_one_club_and_back(back_to_late
     assert Player.objects.filter(name_key=taken.name_key).count() == 2
 
 
-def test_a_fresh_database_has_the_first_club(back_to_latest: None) -> None:
+def test_a_fresh_database_has_the_first_club() -> None:
     # From no table of the games app at all (scoring's go with them) and no data. The editions
     # the engines ship go first: 0005 backwards wants an edition's key unique across games.
     migrate(latest()).get_model("games", "Edition").objects.all().delete()

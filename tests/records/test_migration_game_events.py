@@ -17,7 +17,11 @@ from scoring.engine import ENGINES
 from tests.accounts import first_club
 from tests.records.migrations import migrate
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.usefixtures("back_to_latest"),
+]
 
 BEFORE = [("games", "0007_user_settings")]
 PER_GAME = 12

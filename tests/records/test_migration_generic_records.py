@@ -28,7 +28,11 @@ BEFORE = [("games", "0004_player_name_key")]
 GAMES = 1100
 SCOREPAD_EVERY = 20  # one game in 20 is stored as a scorepad game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.usefixtures("back_to_latest"),
+]
 
 
 def _logs(count: int) -> list[dict[str, Any]]:

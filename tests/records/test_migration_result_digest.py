@@ -16,9 +16,13 @@ from games.records import services
 from games.records.models import Game
 from scoring.engine import ENGINES
 from tests.accounts import first_club
-from tests.records.migrations import latest, migrate
+from tests.records.migrations import migrate
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.usefixtures("back_to_latest"),
+]
 
 BEFORE = [("games", "0015_idempotency_keys")]
 
@@ -55,9 +59,6 @@ def test_the_games_stored_before_get_the_digest_of_their_results(django_user_mod
     }
     assert sum(digest is None for digest in expected.values()) == 1
 
-    try:
-        migrate(BEFORE)
-        migrate([("games", "0016_game_result_digest")])
-        assert dict(Game.objects.values_list("pk", "result_digest")) == expected
-    finally:
-        migrate(latest())
+    migrate(BEFORE)
+    migrate([("games", "0016_game_result_digest")])
+    assert dict(Game.objects.values_list("pk", "result_digest")) == expected

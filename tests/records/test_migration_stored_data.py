@@ -20,7 +20,11 @@ from scoring.engine import ENGINES
 from tests.accounts import first_club
 from tests.records.migrations import latest, migrate
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.usefixtures("back_to_latest"),
+]
 
 BEFORE = [("games", "0005_generic_records")]
 PER_GAME = 30
