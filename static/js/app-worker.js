@@ -19,7 +19,9 @@ const params = new URL(self.location.href).searchParams;
 const at = (path) => new URL(path, self.location.href).href;
 
 async function fetched(url) {
-  const response = await fetch(url, { credentials: "same-origin" });
+  const response = await fetch(url, { credentials: "same-origin" }).catch((error) => {
+    throw new Error(`${url}: ${error.message}`);
+  });
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   return response;
 }

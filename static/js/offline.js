@@ -31,7 +31,6 @@
   // The pages of a new play, and the copy of what they read (games/web/offline_app.py).
   var NEW_PLAY_PAGE = /^\/(games\/scorepad(\/[a-z0-9-]+)?|plays\/new)\/$/;
   var NEW_PLAY = NEW_PLAY_PAGE.test(location.pathname) ? "/plays/offline.json" : null;
-  var sending = null;  // the sending in flight, if any
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
@@ -339,7 +338,8 @@
 
   function checkedAndKept(form, submitter) {
     if (GAME && pathOf(form).indexOf(GAME) === 0 && window.Worker) {
-      answeredOffline(form, submitter).catch(function () {
+      answeredOffline(form, submitter).catch(function (error) {
+        if (window.console) console.error("potdevin: the phone's copy did not answer:", error && error.message);
         busy(false);
         announce(gettext("This needs the connection: try again when it is back."));
       });
@@ -433,11 +433,16 @@
     });
   }
 
+  // One sending at a time: the page's scripts run again in the same window when the phone's
+  // copy shows a page, and two sendings of one entry would be two requests with its key, the
+  // second answered with the first's redirect, whose words (a refusal) the first has read.
+  // Other tabs wait too, where the browser has Web Locks.
   function sendAll() {
-    if (sending) return sending;
+    if (window.potdevinSending) return window.potdevinSending;
     if (!navigator.onLine || !window.indexedDB) return Promise.resolve();
-    sending = sendEach();
-    return sending;
+    var run = navigator.locks ? navigator.locks.request("potdevin-send", sendEach) : sendEach();
+    window.potdevinSending = run.then(function () { window.potdevinSending = null; }, function () { window.potdevinSending = null; });
+    return window.potdevinSending;
   }
 
   function sendEach() {
@@ -465,7 +470,6 @@
         }, Promise.resolve("go"));
       });
     }).catch(function () { unreached = true; }).then(function () {
-      sending = null;
       if (sent && location.pathname.indexOf("/games/") === 0) {
         location.reload();
         return;
@@ -574,7 +578,7 @@
         why.textContent = interpolate(gettext("Not saved: %(reason)s"), { reason: entry.refusal }, true);
         item.appendChild(why);
         item.appendChild(button(gettext("Keep the other: drop this one"), function () {
-          drop(entry.key).then(function () { return sending; }).then(sendAll).then(function () {
+          drop(entry.key).then(function () { return window.potdevinSending; }).then(sendAll).then(function () {
             // The game as the server has it, kept for the next time offline.
             if (GAME && navigator.onLine) location.reload();
             else show();

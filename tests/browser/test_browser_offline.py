@@ -6,8 +6,8 @@ same engine), each building on the one before; they are kept on the phone throug
 the browser closed and started again, listed as "saved on this phone, not sent yet", stay there
 while the server is down (stopped, then behind a proxy answering 502), and are sent once each
 when it starts again; an entry saved while the phone is online but the server stopped is kept
-alike (no browser error page); the game then equals the engine's replay of its log. Each game
-is played in another of the three languages.
+alike (no browser error page); the game, then finished, equals the engine's replay of its
+log. Each game is played in another of the three languages.
 
 The games are simulated (their seeds below); ``POTDEVIN_OFFLINE_GAMES=10`` plays ten of each
 instead of one (with the network cut at a different entry in each)."""
@@ -93,6 +93,30 @@ class OfflinePage:
             timeout=FIRST_ANSWER_MS,
         )
         self._page.wait_for_timeout(50)  # the page's deferred scripts
+
+
+def kept_for_offline(page: Any, snapshot: str, entries: int | None = None) -> None:
+    """Wait until the phone keeps what this page needs offline: the engine (its manifest is
+    cached after its files), the copy at ``snapshot`` (a game's with ``entries`` entries) and
+    the app's pages it names."""
+    page.wait_for_function(
+        """([snapshot, entries]) => caches.match("/engine/manifest.json")
+            .then((engine) => engine ? caches.open("pages") : null)
+            .then((pages) => pages && pages.match(snapshot))
+            .then((kept) => kept ? kept.json() : null)
+            .then((copy) => {
+              if (!copy) return false;
+              const rounds = copy.objects.filter((o) => o.model === "games.round").length;
+              if (entries !== null && rounds !== entries) return false;
+              return caches.match(copy.app).then((app) => !!app);
+            })""",
+        arg=[snapshot, entries],
+        polling=250,
+        timeout=60_000,
+    )
+    # Cut sooner, the phone's copy sometimes finds no snapshot in the cache: seen only in
+    # tests, not understood yet.
+    page.wait_for_timeout(1500)
 
 
 def enter_potdevin(page: Any, log: dict[str, Any], number: int) -> None:
@@ -214,7 +238,7 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     for number in range(1, online + 1):
         enter(page, log, number)
-    page.wait_for_timeout(1500)  # the game's copy and the app's pages, cached
+    kept_for_offline(page, f"/games/{game.pk}/offline.json", online)
 
     phone = OfflinePage(page)
 
@@ -287,9 +311,19 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
     assert IdempotencyKey.objects.filter(user=user, status=302).count() >= offline
     played = {**log, entries_key: log[entries_key][:done], "final": None}
     game.refresh_from_db()
-    expected = engine_for_log(played).replay(played)
-    assert game.result == expected
+    engine = engine_for_log(log)
+    assert game.result == engine.replay(played)
     context.close()
+
+    # The rest of the game entered online and the game finished: it equals the engine's replay
+    # of the whole log.
+    for number in range(done + 1, len(log[entries_key]) + 1):
+        entry = log[entries_key][number - 1]
+        game, _ = services.round_append(game=game, round_data=entry, number=number)
+    finish = {k: log[k] for k in engine.info.finish_keys if log.get(k) is not None}
+    game = services.game_finish(game=game, finish=finish or None)
+    assert game.status == Game.Status.FINISHED
+    assert game.result == engine.replay(log)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -312,7 +346,7 @@ def test_two_phones_enter_the_same_round_and_the_later_one_decides(
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
     page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.wait_for_timeout(1500)
+    kept_for_offline(page, f"/games/{game.pk}/offline.json", 0)
     other = chromium("en-GB").new_page()
     sign_in(other, base, "bob")
     other.goto(url)
@@ -335,7 +369,7 @@ def test_two_phones_enter_the_same_round_and_the_later_one_decides(
             with page.expect_navigation(timeout=30_000):
                 page.get_by_role("button", name="Keep the other: drop this one").click()
             page.wait_for_selector("#pending", state="detached")
-            page.wait_for_timeout(1500)  # the game's copy, kept again
+            kept_for_offline(page, f"/games/{game.pk}/offline.json", 1)  # bob's round 1
             assert len(stored(game)) == 1
         else:
             with page.expect_navigation(timeout=30_000):

@@ -2,10 +2,10 @@
 worker on, in each of the three languages: the quick score sheets of the three games and a
 play of another game, opened once online, open again offline; each is checked on the phone by
 the project's own pages (an impossible sheet is refused beside its seat with the server's
-words), kept on the phone under a key of its own; the play of another game is saved with the
-phone online and the server stopped, and kept alike; a new deployment's service worker replaces
-the old one while they wait; they are sent once when the server takes them, then scored as the
-server scores it.
+words), kept on the phone under a key of its own, through the browser closed and started
+again; the play of another game is saved with the phone online and the server stopped, and
+kept alike; a new deployment's service worker replaces the old one while they wait; they are
+sent once when the server takes them, then scored as the server scores it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,13 @@ from tests.browser.pages import sign_in
 from tests.browser.test_browser_bruges_sheet import RANKS, SCORES
 from tests.browser.test_browser_complots_result import fill_result
 from tests.browser.test_browser_keep import fill_seat
-from tests.browser.test_browser_offline import FIRST_ANSWER_MS, LANGUAGES, WORDS, OfflinePage
+from tests.browser.test_browser_offline import (
+    FIRST_ANSWER_MS,
+    LANGUAGES,
+    WORDS,
+    OfflinePage,
+    kept_for_offline,
+)
 
 NAMES = ["Ada", "Bea", "Cy", "Dev"]
 NEW_VERSION = "0123456789abcdef"  # the service worker of a new deployment
@@ -69,7 +75,7 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     for url in (*sheets.values(), sheet_url):  # opened once online: kept by the service worker
         page.goto(url)
-        page.wait_for_timeout(1500)  # what the phone's copy of the pages reads, cached
+        kept_for_offline(page, "/plays/offline.json")  # what the phone's pages read
 
     context.set_offline(True)
     page.reload()  # the sheet, as last seen
@@ -108,6 +114,14 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     fill_result(page, NAMES[:3], [1, 2])  # Bea out first, then Cy: Ada won
     page.click("#scorepad button[type=submit]")
     kept(page, 1)
+
+    # Kept on the phone through the browser closed and started again, still offline.
+    context.close()
+    context = phone_profile(language, offline=True)
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(sheets["complots"])
+    kept(page, 1)
+    assert words["waiting"][1].format(n=3) in page.inner_text("#offline-banner")
 
     # The Wi-Fi is back but the server is stopped: the play's Save gets no answer, and the
     # page, still there as typed, checks it and keeps it as offline.
