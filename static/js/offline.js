@@ -315,10 +315,11 @@
   // A form that cannot reach the server, kept on the phone: a game's entry and a new play
   // checked by the phone's copy of the pages, anything else kept as it is.
   function keepOffline(form, submitter) {
-    var key = keyOf(fieldsOf(form, submitter));
+    var fields = fieldsOf(form, submitter);
+    var key = keyOf(fields);
     return all().then(function (entries) {
       var same = entries.filter(function (e) { return e.key === key; })[0];
-      if (same && sameFields(same.fields, fieldsOf(form, submitter))) {
+      if (same && sameFields(same.fields, fields)) {
         // The same Save tapped again: it is kept once.
         announce(interpolate(gettext("Saved on this phone, not sent yet: %(entry)s."), { entry: same.label }, true));
         return;
