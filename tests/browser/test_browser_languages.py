@@ -1,8 +1,9 @@
 """The phone pages in Italian and Brazilian Portuguese, in a real headless Chromium: whole
-Complots, Bruges and Pot de Vin games played in Italian (the browser's Accept-Language), the
-rulebooks' words on screen and no English word of the pages left; a Portuguese home page and
-game page; the footer's language switcher without JavaScript, remembered for the signed-in user
-on another browser, and the settings page's choice.
+Complots, Bruges and Pot de Vin games played in Italian (the browser's Accept-Language; their
+first turns or rounds by taps, the others through the services), the rulebooks' words on screen
+and no English word of the pages left; a Portuguese home page and game page; the footer's
+language switcher without JavaScript, remembered for the signed-in user on another browser, and
+the settings page's choice.
 
 Elements are found by id, name or CSS (never by an English label), so every flow runs in any
 language. Screenshots go to artifacts/, and with POTDEVIN_DOCS_SCREENSHOTS=1 also to
@@ -182,6 +183,9 @@ def read_complots_step(page: Any, step: str, number: int, turn: dict[str, Any]) 
         assert page.inner_text("#h-review") == f"Turno {number}: controllalo prima di salvare"
 
 
+COMPLOTS_TAPPED = 4  # turns entered by taps; the others through the services
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_whole_complots_game_in_italian(live_server: Any, chromium: Any) -> None:
     make_user("alice")
@@ -202,19 +206,24 @@ def test_a_whole_complots_game_in_italian(live_server: Any, chromium: Any) -> No
     game = Game.objects.get()
     assert (game.game_type, game.variant) == ("complots", "ambassador")
 
-    # Every step's page is read on the first turns and on the turns with a block; every review.
+    # Every step's page is read on the first turns (both with a block) and their reviews; the
+    # whole game by taps is test_browser_complots' (the words are the same on every turn).
     shots: list[str] = []
 
     def read_and_photograph(page: Any, step: str, number: int, turn: dict[str, Any]) -> None:
-        if step == "review" or number <= 2 or (bool(turn.get("block")) and number < 12):
-            read_complots_step(page, step, number, turn)
+        read_complots_step(page, step, number, turn)
         if step == "details" and not shots:  # the first turn with details photographed
             screenshot(page, "it-complots-turn")
             shots.append(step)
 
-    for number, turn in enumerate(log["turns"], start=1):
+    assert all(turn.get("block") for turn in log["turns"][:2])
+    for number, turn in enumerate(log["turns"][:COMPLOTS_TAPPED], start=1):
         enter_turn(page, turn, number, read=read_and_photograph)
         assert f"Turno {number} salvato" in page.inner_text(".messages"), page.inner_text("main")
+    for number, turn in enumerate(log["turns"], start=1):
+        if number > COMPLOTS_TAPPED:
+            services.round_append(game=game, round_data=turn, number=number)
+    page.reload()
     assert Round.objects.filter(game=game).count() == len(log["turns"])
 
     winner = log["players"][expected["winners"][0]]
@@ -351,8 +360,14 @@ def test_a_whole_pot_de_vin_game_in_italian(live_server: Any, chromium: Any) -> 
     game = Game.objects.get()
     assert game.game_type == "pot-de-vin"
 
+    # Rounds 1 to 3 by taps (1 and 3 read), the others through the services: the whole game
+    # by taps is test_browser's.
     for number, log_round in enumerate(log["rounds"], start=1):
-        enter_potdevin_round(page, log_round, number, check=number in (1, 3))
+        if number <= 3:
+            enter_potdevin_round(page, log_round, number, check=number in (1, 3))
+        else:
+            services.round_append(game=game, round_data=log_round, number=number)
+    page.reload()
     assert page.inner_text("#h-over") == "Tutti i round sono stati giocati"
     in_italian(page, POT_DE_VIN_ENGLISH, pot_de_vin=True)
     with page.expect_navigation():

@@ -1,11 +1,11 @@
 """New plays at the table without a network, in headless Chromium at phone size with the service
-worker on, in each of the three languages: the quick score sheets of the three games and a
-play of another game, opened once online, open again offline; each is checked on the phone by
-the project's own pages (an impossible sheet is refused beside its seat with the server's
-words), kept on the phone under a key of its own, through the browser closed and started
-again; the play of another game is saved with the phone online and the server stopped, and
-kept alike; a new deployment's service worker replaces the old one while they wait; they are
-sent once when the server takes them, then scored as the server scores it.
+worker on (the whole flow in English; the phone's own words in Italian and Portuguese): the quick
+score sheets of the three games and a play of another game, opened once online, open again
+offline; each is checked on the phone by the project's own pages (an impossible sheet is refused
+beside its seat with the server's words), kept on the phone under a key of its own, through the
+browser closed and started again; the play of another game is saved with the phone online and
+the server stopped, and kept alike; a new deployment's service worker replaces the old one while
+they wait; they are sent once when the server takes them, then scored as the server scores it.
 """
 
 from __future__ import annotations
@@ -53,11 +53,63 @@ def kept(page: Any, count: int) -> None:
     )
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+def bruges_sheet_refused_then_kept(page: Any, language: str) -> None:
+    """On the Bruges sheet, offline: an impossible sheet (B3: the statue of 6 while the 7 is
+    on the pile) is refused on the phone beside its seat, in the words the server uses
+    (test_browser_bruges_sheet); put right, it is kept on the phone, and a blank sheet comes
+    for the next play."""
+    words = WORDS[language]
+    page.fill("#id_player_0", NAMES[0])
+    page.fill("#id_player_1", NAMES[1])
+    page.check("#id_s1_statues_1")
+    with OfflinePage(page).expect_navigation():
+        page.click('#scorepad button[type="submit"]')
+    error = page.locator("#sheet-1 .seat-error")
+    assert error.count() == 1
+    assert error.inner_text().startswith(STATUE_REFUSED[language])
+    assert not page.locator("#pending li").count()
+
+    page.uncheck("#id_s1_statues_1")
+    fill_sheet(page)
+    page.click('#scorepad button[type="submit"]')
+    page.wait_for_function(
+        "document.querySelector('#id_player_0').value === ''", timeout=FIRST_ANSWER_MS
+    )
+    kept(page, 1)
+    assert page.inner_text("#h-pending") == words["pending"]
+    assert page.inner_text("#offline-announce").startswith(words["pending"])
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en-GB"])
+@pytest.mark.django_db(transaction=True)
+def test_a_score_sheet_made_offline_is_refused_and_kept_in_the_pages_language(
+    live_server: Any, phone_profile: Any, language: str
+) -> None:
+    """The whole flow is the next test's, in English; here the phone's own words in the other
+    languages: the refusal beside its seat and the note that it is kept."""
+    services.editions_ensure_builtin()
+    make_user("alice")
+    context = phone_profile(language)
+    page = context.new_page()
+    sign_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/scorepad/bruges/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    kept_for_offline(page, "/plays/offline.json")
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#offline-banner:not([hidden])")
+    bruges_sheet_refused_then_kept(page, language)
+    assert not Game.objects.exists()
+    context.close()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_sent_once(
-    stoppable_server: Any, phone_profile: Any, monkeypatch: pytest.MonkeyPatch, language: str
+    stoppable_server: Any, phone_profile: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    language = "en-GB"
     words = WORDS[language]
     services.editions_ensure_builtin()
     user = make_user("alice")
@@ -80,28 +132,7 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     context.set_offline(True)
     page.reload()  # the sheet, as last seen
     page.wait_for_selector("#offline-banner:not([hidden])")
-    # An impossible sheet (B3: the statue of 6 while the 7 is on the pile) is refused on the
-    # phone beside its seat, in the words the server uses (test_browser_bruges_sheet).
-    page.fill("#id_player_0", NAMES[0])
-    page.fill("#id_player_1", NAMES[1])
-    page.check("#id_s1_statues_1")
-    with OfflinePage(page).expect_navigation():
-        page.click('#scorepad button[type="submit"]')
-    error = page.locator("#sheet-1 .seat-error")
-    assert error.count() == 1
-    assert error.inner_text().startswith(STATUE_REFUSED[language])
-    assert not page.locator("#pending li").count()
-
-    # Put right where it was refused: kept on the phone, and a blank sheet for the next play.
-    page.uncheck("#id_s1_statues_1")
-    fill_sheet(page)
-    page.click('#scorepad button[type="submit"]')
-    page.wait_for_function(
-        "document.querySelector('#id_player_0').value === ''", timeout=FIRST_ANSWER_MS
-    )
-    kept(page, 1)
-    assert page.inner_text("#h-pending") == words["pending"]
-    assert page.inner_text("#offline-announce").startswith(words["pending"])
+    bruges_sheet_refused_then_kept(page, language)
 
     # The other quick sheets: Pot de Vin's final tableaux, Complots' order of elimination.
     page.goto(sheets["pot-de-vin"])

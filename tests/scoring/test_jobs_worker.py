@@ -474,6 +474,8 @@ def _kill_a_folder_worker_in_a_batch(
         doomed.kill()
 
 
+# The embedded queue's own loss: it is the default of `make run`, on SQLite (the SQLite pass).
+@pytest.mark.one_database
 def test_a_batch_the_folder_queue_lost_is_sent_again_on_resume(
     folder_broker: Path, staff: APIClient, settings: Any
 ) -> None:
@@ -516,6 +518,8 @@ def test_a_batch_the_folder_queue_lost_is_sent_again_on_resume(
     _assert_every_game_scored_once(job, job_id, expected)
 
 
+# The embedded queue's own loss: it is the default of `make run`, on SQLite (the SQLite pass).
+@pytest.mark.one_database
 def test_a_batch_the_folder_queue_lost_is_resumed_by_the_workers_beat(
     folder_broker: Path, staff: APIClient, settings: Any
 ) -> None:
