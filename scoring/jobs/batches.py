@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import TextField
-from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.exchange import imports
@@ -202,15 +200,14 @@ def _import_plays_batch(job: Job, keys: Sequence[int]) -> int:
 
 def _locked_inputs(job: Job, keys: Sequence[int]) -> list[tuple[int, Any]]:
     """The job's documents of these keys still waiting, by key, locked until the batch ends
-    (a copy of the batch waits for them), decoded by orjson rather than the ORM."""
+    (a copy of the batch waits for them)."""
     found = (
         JobInput.objects.select_for_update()
         .filter(job=job, key__in=keys)
         .order_by("key")
-        .annotate(text=Cast("document", TextField()))
-        .values_list("key", "text")
+        .values_list("key", "document")
     )
-    return [(key, adapters.json_decoded(text)) for key, text in found]
+    return list(found)
 
 
 def _plays_stored(job: Job, plan: imports.ImportPlan) -> list[Item]:

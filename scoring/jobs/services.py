@@ -179,7 +179,8 @@ def _import_job(
             params=params,
             status=Job.Status.RUNNING if confirmed else Job.Status.PLANNED,
         )
-        insert(JobInput, INPUT_FIELDS, ((job.pk, i, doc) for i, doc in enumerate(inputs)))
+        document = JobInput._meta.get_field("document").get_prep_value
+        insert(JobInput, INPUT_FIELDS, ((job.pk, i, document(doc)) for i, doc in enumerate(inputs)))
         if confirmed:
             _start_batches(job)
     return job
