@@ -72,6 +72,7 @@ def roles_in(club: Club) -> dict[str, str]:
 def team() -> SimpleNamespace:
     """A club with one account of each role (Olga owns it, Adam is an admin, Rita a recorder,
     Max a member), an outsider in no club, and API clients signed in as each."""
+    first_club()  # before this club: after a transactional test's flush it is made again
     olga = make_user("olga", role=None)
     club = clubs.club_create(name="Les Joueurs du Jeudi", owner=olga)
     adam = make_user("adam", club=club, role=ADMIN)

@@ -14,6 +14,8 @@ from html.parser import HTMLParser
 
 from django.utils.translation import trans_real
 
+from games.web import engine_files
+
 OPEN, CLOSE = "⟦", "⟧"
 CONTEXT_SEPARATOR = "\x04"
 LANGUAGE = "it"
@@ -47,10 +49,12 @@ class PseudoTranslation(gettext_module.NullTranslations):
 
 @contextmanager
 def installed() -> Iterator[PseudoTranslation]:
-    """The pseudo-locale in Italian's place for the block."""
+    """The pseudo-locale in Italian's place for the block. The pages' words zip, built once
+    per process from the catalogues, is built again after it (and within it, in its words)."""
     pseudo = PseudoTranslation()
     saved = trans_real._translations.get(LANGUAGE)
     trans_real._translations[LANGUAGE] = pseudo  # type: ignore[assignment]
+    engine_files.built.cache_clear()
     try:
         yield pseudo
     finally:
@@ -58,6 +62,7 @@ def installed() -> Iterator[PseudoTranslation]:
             trans_real._translations.pop(LANGUAGE, None)
         else:
             trans_real._translations[LANGUAGE] = saved
+        engine_files.built.cache_clear()
 
 
 # The attributes a person reads (or hears from a screen reader).

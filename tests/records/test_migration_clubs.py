@@ -11,6 +11,7 @@ forwards again. A fresh database gets the club too."""
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 
 import pytest
@@ -68,10 +69,17 @@ def _snapshot(apps: Any) -> dict[tuple[str, str], dict[int, dict[str, Any]]]:
     for app, name in TABLES:
         model = apps.get_model(app, name)
         out[app, name] = {
-            row["id"]: {k: v for k, v in row.items() if k not in NEW_FIELDS}
+            row["id"]: {k: _value(model, k, v) for k, v in row.items() if k not in NEW_FIELDS}
             for row in model.objects.order_by("id").values()
         }
     return out
+
+
+def _value(model: Any, name: str, value: Any) -> Any:
+    # A job's documents became JSON text later (scoring 0013): compared as the values they hold.
+    if (model._meta.label, name) == ("scoring.JobInput", "document") and isinstance(value, str):
+        return json.loads(value)
+    return value
 
 
 def _assert_same(
