@@ -98,10 +98,9 @@ format: venv ## Fix what ruff can fix and format the code
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 TEST_ENV := CELERY_BROKER_URL=$(TEST_REDIS_URL) CELERY_VISIBILITY_TIMEOUT=4
 # Every core: pytest-xdist runs the tests in that many processes, each with a test database of
-# its own, each taking the next two tests when it is free; the longest come first
-# (tests/conftest.py), so the short ones fill the end.
+# its own; a process that is free takes tests from a busy one (worksteal).
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
-PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist load --maxschedchunk 2
+PYTEST := $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 # What the database runs of the suite: everything by default; .ci/run's second database leaves
 # out the engine's tests (TEST_PATHS), which never touch one, and runs them once on the plain
 # sources instead (PURE_ENGINE_TESTS).

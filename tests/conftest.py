@@ -84,14 +84,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
             item.add_marker(pytest.mark.database)
-    # The long tests first (the browser's, then the slow), each test process taking the next
-    # one when it is free (make test: --dist load, one or two at a time): the short ones fill
-    # the end, where one long test started last would leave the other core idle.
-    items.sort(key=lambda item: (not item.get_closest_marker("browser"), not _slow(item)))
-
-
-def _slow(item: pytest.Item) -> bool:
-    return item.get_closest_marker("slow") is not None
 
 
 DEFAULT_PORTS = {
