@@ -95,6 +95,15 @@ class OfflinePage:
         self._page.wait_for_timeout(50)  # the page's deferred scripts
 
 
+def open_through_the_worker(page: Any, url: str) -> None:
+    """Open ``url``, wait for the service worker, and open it again through the worker, which
+    from then on keeps the pages and the copies the phone needs offline."""
+    page.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
 def kept_for_offline(page: Any, snapshot: str, entries: int | None = None) -> None:
     """Wait until the phone keeps what this page needs offline: the engine (its manifest is
     cached after its files), the copy at ``snapshot`` (a game's with ``entries`` entries) and
@@ -232,10 +241,7 @@ def test_entries_made_offline_are_kept_on_the_phone_and_sent_once(
     base = server.url
     sign_in(page, base, "alice")
     url = f"{base}/games/{game.pk}/"
-    page.goto(url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()  # now through the worker, which keeps the game's page and its copy
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    open_through_the_worker(page, url)
     for number in range(1, online + 1):
         enter(page, log, number)
     kept_for_offline(page, f"/games/{game.pk}/offline.json", online)
@@ -340,10 +346,7 @@ def test_two_phones_enter_the_same_round_and_the_later_one_decides(
     base = live_server.url
     url = f"{base}/games/{game.pk}/"
     sign_in(page, base, "alice")
-    page.goto(url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    open_through_the_worker(page, url)
     kept_for_offline(page, f"/games/{game.pk}/offline.json", 0)
     other = chromium("en-GB").new_page()
     sign_in(other, base, "bob")

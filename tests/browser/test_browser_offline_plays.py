@@ -29,6 +29,7 @@ from tests.browser.test_browser_offline import (
     WORDS,
     OfflinePage,
     kept_for_offline,
+    open_through_the_worker,
 )
 
 NAMES = ["Ada", "Bea", "Cy", "Dev"]
@@ -92,10 +93,7 @@ def test_a_score_sheet_made_offline_is_refused_and_kept_in_the_pages_language(
     context = phone_profile(language)
     page = context.new_page()
     sign_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/games/scorepad/bruges/")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    open_through_the_worker(page, f"{live_server.url}/games/scorepad/bruges/")
     kept_for_offline(page, "/plays/offline.json")
     context.set_offline(True)
     page.reload()
@@ -121,10 +119,7 @@ def test_a_score_sheet_and_another_games_play_made_offline_are_checked_kept_and_
     sign_in(page, base, "alice")
     sheet_url, play_url = f"{base}/games/scorepad/bruges/", f"{base}/plays/new/"
     sheets = {kind: f"{base}/games/scorepad/{kind}/" for kind in ("pot-de-vin", "complots")}
-    page.goto(play_url)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    open_through_the_worker(page, play_url)
     for url in (*sheets.values(), sheet_url):  # opened once online: kept by the service worker
         page.goto(url)
         kept_for_offline(page, "/plays/offline.json")  # what the phone's pages read
